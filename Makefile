@@ -1,0 +1,64 @@
+# lockscope - live kernel lock contention observer
+ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CC ?= gcc
+PREFIX ?= /usr/local
+BUILD := build
+
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -D_GNU_SOURCE -I$(BUILD) -Ibpf -Iuser
+LDLIBS := -lbpf -lelf -lz -ljson-c -lm
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
+	-Ivmlinux/$(ARCH) -Ibpf
+
+# Pure C parts (no libbpf): unit-tested without root.
+MODEL_SRCS := user/kallsyms.c user/hist.c user/model.c user/naming.c \
+	user/log.c user/sources.c user/view_text.c user/export_json.c \
+	user/cli.c user/run.c
+AGENT_SRCS := user/collector.c user/probe.c user/cmd_doctor.c \
+	user/cmd_hist.c user/cmd_top.c user/main.c
+MODEL_OBJS := $(MODEL_SRCS:user/%.c=$(BUILD)/%.o)
+AGENT_OBJS := $(AGENT_SRCS:user/%.c=$(BUILD)/%.o)
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all clean test unit-tests tests-build check-format format
+
+all: lockscope
+
+$(BUILD):
+	mkdir -p $(BUILD)/tests
+
+$(BUILD)/lockscope.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/lockscope.skel.h: $(BUILD)/lockscope.bpf.o
+	$(BPFTOOL) gen skeleton $< name lockscope_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/collector.o: $(BUILD)/lockscope.skel.h
+
+$(BUILD)/%.o: user/%.c $(wildcard user/*.h) bpf/lockscope.h | $(BUILD)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+lockscope: $(MODEL_OBJS) $(AGENT_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(LDLIBS) -lcmocka
+
+tests-build: lockscope $(UNIT_BINS)
+
+unit-tests: $(UNIT_BINS)
+	tests/run-unit.sh $(UNIT_BINS)
+
+# The whole suite: unit tests, then integration tests on this kernel.
+test: tests-build
+	tests/run.sh
+
+format:
+	clang-format -i bpf/*.c bpf/*.h user/*.c user/*.h tests/unit/*.c
+
+clean:
+	rm -rf $(BUILD) lockscope

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * lockscope.bpf.c - in-kernel aggregation of lock contention.
+ *
+ * Sources:
+ *   lock:contention_begin/end  tp_btf programs, raw_tp twins as fallback;
+ *   cpu-clock sampler          perf_event program counting spin samples.
+ *
+ * In-flight waits live per task (sleeping locks may migrate) or per CPU
+ * (spinning locks never sleep), each a small stack of LS_DEPTH for nesting.
+ * The end programs run inside the critical section of spinlocks: no stack
+ * walk and no map insert there.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "lockscope.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Configuration, set by user space between open and load. */
+const volatile __u32 targ_tgid = 0; /* 0: every process */
+const volatile __u32 stack_every = LS_DEF_STACK_EVERY; /* 0: no stacks */
+const volatile __u32 n_spin_ranges = 0;
+const volatile struct ls_spin_range spin_ranges[LS_MAX_SPIN_RANGES] = {};
+
+/* Interval number, bumped by user space: scopes peak_waiters. */
+__u64 epoch = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LS_DEF_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct ls_waits);
+} task_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ls_waits);
+} cpu_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LS_DEF_MAX_LOCKS);
+	__type(key, struct ls_lock_key);
+	__type(value, struct ls_lock_stats);
+} lock_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LS_DEF_MAX_CALLERS);
+	__type(key, struct ls_caller_key);
+	__type(value, __u64);
+} lock_callers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, LS_DEF_MAX_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, LS_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, LS_CTR_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, LS_LOSS_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} losses SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, LS_SPIN_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} spin_samples SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LS_DEF_MAX_CALLERS);
+	__type(key, struct ls_spin_key);
+	__type(value, __u64);
+} spin_callers SEC(".maps");
+
+/* Template for new lock_stats entries: too big for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ls_lock_stats);
+} stats_init SEC(".maps");
+
+/* mm_struct before 5.8 called its rwsem mmap_sem. */
+struct mm_struct___old {
+	struct rw_semaphore mmap_sem;
+} __attribute__((preserve_access_index));
+
+static __always_inline void bump(void *map, __u32 idx)
+{
+	__u64 *v = bpf_map_lookup_elem(map, &idx);
+
+	if (v)
+		*v += 1; /* per-CPU slot: no atomic needed */
+}
+
+static __always_inline __u32 log2_slot(__u64 v)
+{
+	__u32 r = 0, s;
+
+	s = (v > 0xFFFFFFFFULL) << 5; v >>= s; r |= s;
+	s = (v > 0xFFFF) << 4; v >>= s; r |= s;
+	s = (v > 0xFF) << 3; v >>= s; r |= s;
+	s = (v > 0xF) << 2; v >>= s; r |= s;
+	s = (v > 0x3) << 1; v >>= s; r |= s;
+	r |= (v >> 1);
+	return r < LS_HIST_SLOTS ? r : LS_HIST_SLOTS - 1;
+}
+
+static __always_inline __u32 kind_of(__u32 flags)
+{
+	if (flags & LS_LCB_MUTEX)
+		return LS_KIND_MUTEX;
+	if (flags & LS_LCB_PERCPU)
+		return flags & LS_LCB_WRITE ? LS_KIND_PCPU_RWSEM_W :
+					      LS_KIND_PCPU_RWSEM_R;
+	if (flags & LS_LCB_RT) {
+		if (flags & LS_LCB_READ)
+			return LS_KIND_RTLOCK_R;
+		if (flags & LS_LCB_WRITE)
+			return LS_KIND_RTLOCK_W;
+		return LS_KIND_RT_MUTEX;
+	}
+	if (flags & LS_LCB_SPIN) {
+		if (flags & LS_LCB_READ)
+			return LS_KIND_RWLOCK_R;
+		if (flags & LS_LCB_WRITE)
+			return LS_KIND_RWLOCK_W;
+		return LS_KIND_SPINLOCK;
+	}
+	if (flags & LS_LCB_READ)
+		return LS_KIND_RWSEM_R;
+	if (flags & LS_LCB_WRITE)
+		return LS_KIND_RWSEM_W;
+	return LS_KIND_SEMAPHORE;
+}
+
+static __always_inline __u32 known_lock(__u64 lock)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	struct mm_struct *mm = BPF_CORE_READ(t, mm);
+	struct sighand_struct *sh;
+	__u64 off;
+
+	if (mm) {
+		if (bpf_core_field_exists(mm->mmap_lock))
+			off = bpf_core_field_offset(struct mm_struct, mmap_lock);
+		else
+			off = bpf_core_field_offset(struct mm_struct___old,
+						    mmap_sem);
+		if (lock == (__u64)mm + off)
+			return LS_KNOWN_MMAP_LOCK;
+	}
+	sh = BPF_CORE_READ(t, sighand);
+	if (sh && lock == (__u64)sh + bpf_core_field_offset(
+					      struct sighand_struct, siglock))
+		return LS_KNOWN_SIGLOCK;
+	return LS_KNOWN_NONE;
+}
+
+/* Find or create the lock's stats entry (begin only: it may insert). */
+static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
+{
+	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, k), *init;
+	__u32 zero = 0;
+
+	if (s)
+		return s;
+	/* Only these fields are ever written: the rest stays zero. */
+	init = bpf_map_lookup_elem(&stats_init, &zero);
+	if (!init)
+		return NULL;
+	init->min_ns = ~0ULL;
+	init->peak_epoch = epoch;
+	init->known = known_lock(k->addr);
+	bpf_map_update_elem(&lock_stats, k, init, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&lock_stats, k);
+}
+
+static __always_inline void atomic_max(__u64 *p, __u64 v)
+{
+	__u64 old = *p;
+
+	/* Bounded retries: a lost race leaves a value another CPU just raised. */
+	for (int i = 0; i < 4 && v > old; i++) {
+		__u64 seen = __sync_val_compare_and_swap(p, old, v);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+static __always_inline void atomic_min(__u64 *p, __u64 v)
+{
+	__u64 old = *p;
+
+	for (int i = 0; i < 4 && v < old; i++) {
+		__u64 seen = __sync_val_compare_and_swap(p, old, v);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+static __always_inline void add_waiter(struct ls_lock_stats *s)
+{
+	__u64 w = __sync_fetch_and_add(&s->waiters, 1) + 1;
+	__u64 ep = epoch;
+
+	if ((__s64)w <= 0)
+		return;
+	if (s->peak_epoch != ep) {
+		/* First wait of a new interval: racing CPUs settle below. */
+		s->peak_epoch = ep;
+		s->peak_waiters = w;
+	} else {
+		atomic_max(&s->peak_waiters, w);
+	}
+	atomic_max(&s->peak_waiters_all, w);
+}
+
+static __always_inline void sample_caller(void *ctx, struct ls_lock_key *k,
+					  __u64 nth)
+{
+	struct ls_caller_key ck;
+	__u64 one = 1, *cnt;
+	long id;
+
+	if (!stack_every || nth % stack_every)
+		return;
+	id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP);
+	if (id < 0) {
+		bump(&losses, LS_LOSS_STACK);
+		return;
+	}
+	bump(&counters, LS_CTR_STACKS);
+	ck.addr = k->addr;
+	ck.kind = k->kind;
+	ck.stack_id = id;
+	cnt = bpf_map_lookup_elem(&lock_callers, &ck);
+	if (cnt)
+		__sync_fetch_and_add(cnt, 1);
+	else if (bpf_map_update_elem(&lock_callers, &ck, &one, BPF_NOEXIST))
+		bump(&losses, LS_LOSS_CALLER_MAP_FULL);
+}
+
+static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now;
+	__u32 tid = (__u32)id, zero = 0, kind, d;
+	struct ls_lock_key key = {};
+	struct ls_lock_stats *s;
+	struct ls_waits *ws;
+	struct ls_wait *top;
+
+	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	bump(&counters, LS_CTR_BEGIN);
+	now = bpf_ktime_get_ns();
+	kind = kind_of(flags);
+
+	if (LS_KIND_IS_SPINNING(kind)) {
+		ws = bpf_map_lookup_elem(&cpu_state, &zero);
+	} else {
+		ws = bpf_map_lookup_elem(&task_state, &tid);
+		if (!ws) {
+			struct ls_waits init = {};
+
+			init.tgid = id >> 32;
+			if (bpf_map_update_elem(&task_state, &tid, &init,
+						BPF_NOEXIST)) {
+				bump(&losses, LS_LOSS_TASK_MAP_FULL);
+				return 0;
+			}
+			ws = bpf_map_lookup_elem(&task_state, &tid);
+		}
+	}
+	if (!ws)
+		return 0;
+
+	d = ws->depth;
+	if (d > LS_DEPTH) {
+		ws->depth = d + 1;
+		bump(&losses, LS_LOSS_DEPTH);
+		return 0;
+	}
+	if (d > 0) {
+		top = &ws->w[(d - 1) & (LS_DEPTH - 1)];
+		if (top->addr == lock) {
+			/* Same task, same lock: a mutex going from spin to sleep. */
+			bump(&counters, LS_CTR_PHASE);
+			if (top->phase != LS_PHASE_SPIN)
+				return 0;
+			key.addr = lock;
+			key.kind = top->kind;
+			s = bpf_map_lookup_elem(&lock_stats, &key);
+			if (s) {
+				__u64 dt = now - top->phase_ns;
+
+				__sync_fetch_and_add(&s->spin_ns, dt);
+				__sync_fetch_and_add(&s->spin_failed, 1);
+				__sync_fetch_and_add(&s->hist_spin[log2_slot(dt)], 1);
+			}
+			top->phase = LS_PHASE_SLEEP;
+			top->phase_ns = now;
+			return 0;
+		}
+	}
+	if (d == LS_DEPTH) {
+		ws->depth = d + 1;
+		bump(&losses, LS_LOSS_DEPTH);
+		return 0;
+	}
+
+	key.addr = lock;
+	key.kind = kind;
+	s = stats_get(&key);
+	if (s) {
+		__u64 nth = __sync_fetch_and_add(&s->begins, 1);
+
+		add_waiter(s);
+		sample_caller(ctx, &key, nth);
+	}
+
+	top = &ws->w[d & (LS_DEPTH - 1)];
+	top->addr = lock;
+	top->kind = kind;
+	top->start_ns = now;
+	top->phase_ns = now;
+	top->phase = (flags & LS_LCB_SPIN) || LS_KIND_IS_SPINNING(kind) ?
+			     LS_PHASE_SPIN :
+			     LS_PHASE_SLEEP;
+	ws->depth = d + 1;
+	return 0;
+}
+
+/* Pop the wait on @lock from @ws; returns 1 and fills @out when found. */
+static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock,
+				    struct ls_wait *out)
+{
+	__u32 d = ws->depth;
+
+	if (d > LS_DEPTH) {
+		/* Innermost waits were never recorded (counted at begin). */
+		ws->depth = d - 1;
+		return -1;
+	}
+	for (int i = LS_DEPTH - 1; i >= 0; i--) {
+		if ((__u32)i >= d)
+			continue;
+		if (ws->w[i].addr != lock)
+			continue;
+		*out = ws->w[i];
+		if ((__u32)i + 1 < d) {
+			/* Ends of the waits above this one were missed. */
+			__u32 idx = LS_LOSS_ORPHANED;
+			__u64 *v = bpf_map_lookup_elem(&losses, &idx);
+
+			if (v)
+				*v += d - (i + 1);
+		}
+		ws->depth = i;
+		return 1;
+	}
+	return 0;
+}
+
+static __always_inline void record(struct ls_wait *w, __u64 now, long ret)
+{
+	struct ls_lock_key key = { .addr = w->addr, .kind = w->kind };
+	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
+	__u64 dur = now - w->start_ns, dp = now - w->phase_ns;
+
+	if (!s) {
+		bump(&losses, LS_LOSS_LOCK_MAP_FULL);
+		return;
+	}
+	__sync_fetch_and_add(&s->waiters, -1);
+	__sync_fetch_and_add(&s->contentions, 1);
+	__sync_fetch_and_add(&s->total_ns, dur);
+	__sync_fetch_and_add(&s->hist[log2_slot(dur)], 1);
+	if (w->phase == LS_PHASE_SPIN) {
+		__sync_fetch_and_add(&s->spin_ns, dp);
+		__sync_fetch_and_add(&s->hist_spin[log2_slot(dp)], 1);
+		if (w->kind == LS_KIND_MUTEX && ret >= 0)
+			__sync_fetch_and_add(&s->spin_won, 1);
+	} else {
+		__sync_fetch_and_add(&s->sleep_ns, dp);
+		__sync_fetch_and_add(&s->hist_sleep[log2_slot(dp)], 1);
+	}
+	if (ret < 0)
+		__sync_fetch_and_add(&s->gave_up, 1);
+	atomic_max(&s->max_ns, dur);
+	atomic_min(&s->min_ns, dur);
+	bump(&counters, LS_CTR_RECORDED);
+}
+
+static __always_inline int on_end(__u64 lock, long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now;
+	__u32 tid = (__u32)id, zero = 0;
+	struct ls_waits *ws;
+	struct ls_wait w;
+	int found;
+
+	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	bump(&counters, LS_CTR_END);
+	now = bpf_ktime_get_ns();
+
+	ws = bpf_map_lookup_elem(&cpu_state, &zero);
+	found = ws ? pop_wait(ws, lock, &w) : 0;
+	if (!found) {
+		ws = bpf_map_lookup_elem(&task_state, &tid);
+		if (!ws) {
+			bump(&losses, LS_LOSS_END_UNMATCHED);
+			return 0;
+		}
+		found = pop_wait(ws, lock, &w);
+		if (ws->depth == 0)
+			bpf_map_delete_elem(&task_state, &tid);
+	}
+	if (found < 0)
+		return 0;
+	if (!found) {
+		bump(&losses, LS_LOSS_END_UNMATCHED);
+		return 0;
+	}
+	record(&w, now, ret);
+	return 0;
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(begin_btf, void *lock, unsigned int flags)
+{
+	return on_begin(ctx, (__u64)lock, flags);
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(end_btf, void *lock, int ret)
+{
+	return on_end((__u64)lock, ret);
+}
+
+SEC("raw_tp/contention_begin")
+int BPF_PROG(begin_raw, void *lock, unsigned int flags)
+{
+	return on_begin(ctx, (__u64)lock, flags);
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(end_raw, void *lock, int ret)
+{
+	return on_end((__u64)lock, ret);
+}
+
+SEC("perf_event")
+int cpu_sample(struct bpf_perf_event_data *ctx)
+{
+	__u64 ip = PT_REGS_IP(&ctx->regs);
+	__u32 func = LS_SPIN_FUNC_OTHER;
+	struct ls_spin_key sk;
+	__u64 one = 1, *cnt;
+	long id;
+
+	bump(&counters, LS_CTR_SAMPLES);
+	if ((__s64)ip >= 0) {
+		bump(&spin_samples, LS_SPIN_FUNC_USER);
+		return 0;
+	}
+	bump(&counters, LS_CTR_SAMPLES_KERNEL);
+	for (__u32 i = 0; i < LS_MAX_SPIN_RANGES; i++) {
+		if (i >= n_spin_ranges)
+			break;
+		if (ip >= spin_ranges[i].start && ip < spin_ranges[i].end) {
+			func = spin_ranges[i].func;
+			break;
+		}
+	}
+	if (func >= LS_MAX_SPIN_RANGES) {
+		bump(&spin_samples, LS_SPIN_FUNC_OTHER);
+		return 0;
+	}
+	bump(&spin_samples, func);
+	bump(&counters, LS_CTR_SAMPLES_SPIN);
+	id = bpf_get_stackid(ctx, &stacks, 0);
+	if (id < 0) {
+		bump(&losses, LS_LOSS_STACK);
+		return 0;
+	}
+	sk.func = func;
+	sk.stack_id = id;
+	cnt = bpf_map_lookup_elem(&spin_callers, &sk);
+	if (cnt)
+		__sync_fetch_and_add(cnt, 1);
+	else if (bpf_map_update_elem(&spin_callers, &sk, &one, BPF_NOEXIST))
+		bump(&losses, LS_LOSS_SAMPLE_MAP_FULL);
+	return 0;
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * lockscope.h - the one contract between the BPF object and user space.
+ *
+ * Every type, limit, enum and flag shared by bpf/lockscope.bpf.c and user/
+ * lives here and only here.  Fixed-width fields only: no pointers, no long,
+ * no bool, so the layout is the same for the BPF target and the host.
+ */
+#ifndef LOCKSCOPE_H
+#define LOCKSCOPE_H
+
+/* ---- limits ---------------------------------------------------------- */
+
+#define LS_HIST_SLOTS 32 /* log2(ns) buckets: [2^i, 2^(i+1)) ns, last open */
+#define LS_DEPTH 4 /* nested waits tracked per task and per CPU */
+#define LS_STACK_DEPTH 16 /* frames kept per sampled stack */
+#define LS_MAX_SPIN_RANGES 32 /* spin-function address ranges for the sampler */
+#define LS_DEF_MAX_LOCKS 16384 /* default entries in lock_stats */
+#define LS_DEF_MAX_TASKS 8192 /* default entries in task_state */
+#define LS_DEF_MAX_CALLERS 16384 /* default entries in lock_callers */
+#define LS_DEF_MAX_STACKS 8192 /* default entries in the stack map */
+#define LS_DEF_STACK_EVERY 64 /* sample a caller stack every Nth contention */
+
+/* ---- lock:contention_begin flags (include/trace/events/lock.h) -------- */
+
+#define LS_LCB_SPIN (1U << 0)
+#define LS_LCB_READ (1U << 1)
+#define LS_LCB_WRITE (1U << 2)
+#define LS_LCB_RT (1U << 3)
+#define LS_LCB_PERCPU (1U << 4)
+#define LS_LCB_MUTEX (1U << 5)
+
+/* ---- lock kinds, derived from the begin flags ------------------------- */
+
+enum ls_kind {
+	LS_KIND_UNKNOWN = 0,
+	LS_KIND_SPINLOCK,
+	LS_KIND_RWLOCK_R,
+	LS_KIND_RWLOCK_W,
+	LS_KIND_MUTEX,
+	LS_KIND_RWSEM_R,
+	LS_KIND_RWSEM_W,
+	LS_KIND_RT_MUTEX,
+	LS_KIND_RTLOCK_R, /* PREEMPT_RT rwlock/rwsem read side (RT|READ) */
+	LS_KIND_RTLOCK_W, /* PREEMPT_RT rwlock/rwsem write side (RT|WRITE) */
+	LS_KIND_PCPU_RWSEM_R,
+	LS_KIND_PCPU_RWSEM_W,
+	LS_KIND_SEMAPHORE,
+	LS_KIND_MAX,
+};
+
+/* Waits of these kinds never sleep: their in-flight record lives per CPU. */
+#define LS_KIND_IS_SPINNING(k)                                            \
+	((k) == LS_KIND_SPINLOCK || (k) == LS_KIND_RWLOCK_R ||            \
+	 (k) == LS_KIND_RWLOCK_W)
+
+/* Locks recognised in BPF by their address relative to the current task. */
+enum ls_known {
+	LS_KNOWN_NONE = 0,
+	LS_KNOWN_MMAP_LOCK, /* &current->mm->mmap_lock (mmap_sem before 5.8) */
+	LS_KNOWN_SIGLOCK, /* &current->sighand->siglock */
+	LS_KNOWN_MAX,
+};
+
+/* Phase of an in-flight wait. */
+enum ls_phase {
+	LS_PHASE_SPIN = 0, /* spinning: spinlocks, a mutex's MUTEX|SPIN phase */
+	LS_PHASE_SLEEP = 1, /* blocked */
+};
+
+/* ---- losses: every event not fully recorded, by reason --------------- */
+
+enum ls_loss {
+	LS_LOSS_TASK_MAP_FULL = 0, /* begin dropped: task_state full */
+	LS_LOSS_LOCK_MAP_FULL, /* wait not aggregated: lock_stats full */
+	LS_LOSS_DEPTH, /* begin dropped: nesting deeper than LS_DEPTH */
+	LS_LOSS_END_UNMATCHED, /* end without a begin seen (in flight at start) */
+	LS_LOSS_STACK, /* caller stack could not be taken */
+	LS_LOSS_CALLER_MAP_FULL, /* caller sample dropped: lock_callers full */
+	LS_LOSS_SAMPLE_MAP_FULL, /* spin sample's caller dropped: spin_callers full */
+	LS_LOSS_ORPHANED, /* wait left open under a later one's end */
+	LS_LOSS_MAX,
+};
+
+/* ---- plain event counters -------------------------------------------- */
+
+enum ls_counter {
+	LS_CTR_BEGIN = 0, /* contention_begin events seen (after pid filter) */
+	LS_CTR_END, /* contention_end events seen (after pid filter) */
+	LS_CTR_PHASE, /* second begins that turned a spin into a sleep */
+	LS_CTR_RECORDED, /* waits aggregated into lock_stats */
+	LS_CTR_SAMPLES, /* cpu-clock samples taken */
+	LS_CTR_SAMPLES_KERNEL, /* ... of which in kernel mode */
+	LS_CTR_SAMPLES_SPIN, /* ... of which inside a spin function */
+	LS_CTR_STACKS, /* caller stacks taken at begin */
+	LS_CTR_MAX,
+};
+
+/* ---- maps ------------------------------------------------------------- */
+
+/* lock_stats key: one row per lock address and kind. */
+struct ls_lock_key {
+	__u64 addr;
+	__u32 kind; /* enum ls_kind */
+	__u32 pad;
+};
+
+/*
+ * lock_stats value: one shared entry per lock, updated with atomics (a
+ * per-CPU copy of this much state per lock would cost ncpus times the
+ * memory).  Times in ns.
+ */
+struct ls_lock_stats {
+	__u64 contentions; /* completed waits */
+	__u64 total_ns; /* wait time, first begin to end */
+	__u64 spin_ns; /* time in a SPIN phase */
+	__u64 sleep_ns; /* time in a SLEEP phase */
+	__u64 min_ns; /* ~0 until the first completed wait */
+	__u64 max_ns;
+	__u64 spin_won; /* mutex spin phases that ended holding the lock */
+	__u64 spin_failed; /* mutex spin phases that fell back to sleep */
+	__u64 gave_up; /* waits that ended with ret < 0 */
+	__u64 begins; /* waits started (first begins) */
+	__s64 waiters; /* gauge: begins seen minus their ends */
+	__u64 peak_waiters; /* max of the gauge during peak_epoch */
+	__u64 peak_epoch; /* user space's interval number for peak_waiters */
+	__u64 peak_waiters_all; /* max of the gauge since start */
+	__u32 known; /* enum ls_known */
+	__u32 pad;
+	__u64 hist[LS_HIST_SLOTS]; /* log2 histogram of whole waits */
+	__u64 hist_spin[LS_HIST_SLOTS]; /* log2 histogram of spin phases */
+	__u64 hist_sleep[LS_HIST_SLOTS]; /* log2 histogram of sleep phases */
+};
+
+/* lock_callers key: sampled caller stacks of a lock. Value: __u64 count. */
+struct ls_caller_key {
+	__u64 addr;
+	__u32 kind;
+	__s32 stack_id; /* in the stacks map */
+};
+
+/* One in-flight wait. */
+struct ls_wait {
+	__u64 addr;
+	__u64 start_ns; /* first begin */
+	__u64 phase_ns; /* start of the current phase */
+	__u32 kind;
+	__u32 phase; /* enum ls_phase */
+};
+
+/* task_state value (key: __u32 tid) and cpu_state value. */
+struct ls_waits {
+	struct ls_wait w[LS_DEPTH];
+	__u32 depth;
+	__u32 tgid;
+};
+
+/* Spin-function address range, set by user space from kallsyms. */
+struct ls_spin_range {
+	__u64 start;
+	__u64 end; /* exclusive */
+	__u32 func; /* index into user space's list of spin functions */
+	__u32 pad;
+};
+
+/* spin_callers key: sampled stacks inside spin functions. Value: __u64. */
+struct ls_spin_key {
+	__u32 func;
+	__s32 stack_id;
+};
+
+/* Per-CPU sample totals in spin_samples (array index = func). */
+#define LS_SPIN_FUNC_OTHER LS_MAX_SPIN_RANGES /* kernel, not spinning */
+#define LS_SPIN_FUNC_USER (LS_MAX_SPIN_RANGES + 1) /* user mode */
+#define LS_SPIN_SLOTS (LS_MAX_SPIN_RANGES + 2)
+
+#endif /* LOCKSCOPE_H */

@@ -1,0 +1,51 @@
+#!/bin/bash
+# Usage: boot.sh VMLINUZ INITRD [TIMEOUT_SECONDS]   (default timeout 300)
+# Boots the kernel under qemu TCG emulation (no KVM needed), copies the serial
+# console to stdout (CRs and terminal escapes stripped). Exit status: 0 when the guest printed
+# "LS-VM-DONE rc=0" and no kernel BUG:/WARNING:/Oops/general protection/panic
+# line appeared; 1 when the payload returned non-zero; 2 on bad usage;
+# 3 when LS-VM-DONE never came (timeout, panic, hang); 4 on kernel splats.
+# Env: LS_VM_ACCEL (tcg), LS_VM_CPU (max), LS_VM_SMP (2), LS_VM_MEM (1G), LS_VM_APPEND (extra
+# kernel command line), LS_VM_QEMU_ARGS (extra qemu arguments, word-split),
+# LS_VM_LOG (keep the console log at this path).
+set -euo pipefail
+
+die() { echo "lockscope-vm: failed to $1" >&2; exit "${2:-2}"; }
+
+[ $# -ge 2 ] && [ $# -le 3 ] ||
+    die "parse arguments: usage: $0 VMLINUZ INITRD [TIMEOUT_SECONDS]"
+kernel=$1 initrd=$2 limit=${3:-300}
+[ -f "$kernel" ] || die "read kernel $kernel: no such file"
+[ -f "$initrd" ] || die "read initrd $initrd: no such file"
+case $limit in ''|*[!0-9]*) die "parse timeout '$limit': not a number of seconds";; esac
+command -v qemu-system-x86_64 >/dev/null ||
+    die "find qemu-system-x86_64: not installed (apt-get install qemu-system-x86)"
+
+log=${LS_VM_LOG:-$(mktemp "${TMPDIR:-/tmp}/lockscope-vm-console.XXXXXX")}
+[ -n "${LS_VM_LOG:-}" ] || trap 'rm -f "$log"' EXIT
+
+start=$(date +%s%N)
+set +e
+timeout -k 10 "$limit" qemu-system-x86_64 \
+    -accel "${LS_VM_ACCEL:-tcg}" -cpu "${LS_VM_CPU:-max}" -smp "${LS_VM_SMP:-2}" -m "${LS_VM_MEM:-1G}" \
+    -kernel "$kernel" -initrd "$initrd" \
+    -append "console=ttyS0 panic=-1 loglevel=3 ${LS_VM_APPEND:-}" \
+    -nographic -no-reboot -nic none ${LS_VM_QEMU_ARGS:-} </dev/null 2>&1 |
+    sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' | tee "$log"
+qrc=${PIPESTATUS[0]}
+set -e
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+printf 'lockscope-vm: guest ran %d.%01d s (qemu exit %s)\n' $((ms / 1000)) $((ms % 1000 / 100)) "$qrc" >&2
+
+bad=$(grep -E 'BUG:|WARNING:|Oops|general protection|Kernel panic' "$log" || true)
+if [ -n "$bad" ]; then
+    printf 'lockscope-vm: kernel reported: %s\n' "$bad" | head -n 20 >&2
+    die "run guest $kernel: kernel BUG/WARNING/Oops lines on the console" 4
+fi
+done_line=$(grep -E '^LS-VM-DONE rc=[0-9]+' "$log" | tail -n1 || true)
+if [ -z "$done_line" ]; then
+    [ "$qrc" = 124 ] && die "run guest $kernel: timed out after ${limit}s without LS-VM-DONE" 3
+    die "run guest $kernel: no LS-VM-DONE line (qemu exit $qrc)" 3
+fi
+rc=${done_line#LS-VM-DONE rc=}
+[ "$rc" = 0 ] || die "run guest payload: it exited with rc=$rc" 1

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Usage: mkinitrd.sh OUT.gz INIT_SCRIPT [BINARY...]
+# Builds a gzip'd cpio (newc) initramfs: static busybox with applet symlinks,
+# each BINARY at /bin/<name> plus the shared libraries ldd lists (same paths,
+# dynamic loader included), INIT_SCRIPT as /payload (run by busybox sh), and an
+# /init that mounts proc, sysfs, devtmpfs, tracefs, debugfs, bpffs, runs the
+# payload, prints "LS-VM-DONE rc=<rc>" and powers off.
+# LS_VM_EXTRA="src:dst ..." adds more files or directories (dst is the guest
+# path; ELF files among them get their libraries too).
+set -euo pipefail
+
+die() { echo "lockscope-vm: failed to $*" >&2; exit 1; }
+
+[ $# -ge 2 ] || die "parse arguments: usage: $0 OUT.gz INIT_SCRIPT [BINARY...]"
+out=$1 payload=$2; shift 2
+[ -f "$payload" ] || die "read init script $payload: no such file"
+busybox=${LS_VM_BUSYBOX:-/bin/busybox}
+"$busybox" --list >/dev/null 2>&1 ||
+    die "run $busybox: not a working busybox (apt-get install busybox-static)"
+if ldd "$busybox" >/dev/null 2>&1; then
+    die "use $busybox: dynamically linked (apt-get install busybox-static)"
+fi
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/lockscope-initrd.XXXXXX") ||
+    die "create staging dir: mktemp failed"
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,etc,root}
+
+# busybox and its applets as symlinks (bin/sh among them)
+cp "$busybox" "$root/bin/busybox"
+"$busybox" --list-full | while read -r applet; do
+    mkdir -p "$root/$(dirname "$applet")"
+    [ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+done
+
+# copy_libs FILE: copy every library ldd names for FILE at its own path
+copy_libs() {
+    local lib
+    ldd "$1" >/dev/null 2>&1 || return 0          # static or not ELF
+    for lib in $(ldd "$1" | sed -n 's/.*=> \(\/[^ ]*\) (.*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'); do
+        [ -e "$root$lib" ] && continue
+        mkdir -p "$root$(dirname "$lib")"
+        cp -L "$lib" "$root$lib" || die "copy library $lib: cp failed"
+    done
+}
+
+for bin in "$@"; do
+    [ -f "$bin" ] || die "read binary $bin: no such file"
+    rm -f "$root/bin/$(basename "$bin")"           # replaces a same-name applet
+    cp -L "$bin" "$root/bin/$(basename "$bin")" || die "copy binary $bin: cp failed"
+    copy_libs "$bin"
+done
+
+for pair in ${LS_VM_EXTRA:-}; do
+    src=${pair%%:*} dst=${pair#*:}
+    [ "$src" != "$pair" ] && [ -n "$dst" ] || die "parse LS_VM_EXTRA entry '$pair': want src:dst"
+    [ -e "$src" ] || die "read extra file $src: no such file"
+    mkdir -p "$root$(dirname "$dst")"
+    rm -rf "$root$dst"
+    cp -aL "$src" "$root$dst" || die "copy extra file $src: cp failed"
+    if [ -f "$src" ]; then copy_libs "$src"; fi
+done
+
+cp "$payload" "$root/payload"
+cat > "$root/init" <<'INIT'
+#!/bin/sh
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+exec </dev/console >/dev/console 2>&1
+mnt() { mkdir -p "$3"; mount -t "$1" "$2" "$3" || echo "lockscope-vm: failed to mount $1 on $3"; }
+mnt proc proc /proc
+mnt sysfs sysfs /sys
+mnt tmpfs tmpfs /tmp
+mnt tracefs tracefs /sys/kernel/tracing
+mnt debugfs debugfs /sys/kernel/debug
+mnt bpf bpf /sys/fs/bpf
+echo; echo "LS-VM-START $(uname -r) uptime=$(cut -d' ' -f1 /proc/uptime)s"
+cd /root
+sh /payload
+rc=$?
+# loglevel=3 hides KERN_WARNING/KERN_ERR on the console: replay what matters
+dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|Kernel panic' |
+    sed 's/^/LS-VM-KMSG /'
+echo "LS-VM-UPTIME $(cut -d' ' -f1 /proc/uptime)s"
+echo "LS-VM-DONE rc=$rc"
+sync
+poweroff -f
+INIT
+chmod 755 "$root/init" "$root/payload"
+
+mkdir -p "$(dirname "$out")"
+if command -v cpio >/dev/null; then
+    (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -6 > "$out"
+else
+    (cd "$root" && find . | LC_ALL=C sort | "$busybox" cpio -o -H newc) | gzip -6 > "$out"
+fi || die "write $out: cpio/gzip failed"
+echo "$out"

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <argp.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "log.h"
+
+const char *argp_program_version = "lockscope 0.1";
+const char *argp_program_bug_address = "<lockscope issues>";
+
+static const char doc[] =
+	"lockscope -- live kernel lock contention: which lock, who waits, how "
+	"long they spin and sleep.\n\n"
+	"Commands:\n"
+	"  top      live view of the most contended locks (default)\n"
+	"  hist     trace for a while, then print wait histograms and the\n"
+	"           CPU share spent spinning\n"
+	"  doctor   show which data sources work on this kernel, and why\n"
+	"\n"
+	"Examples:\n"
+	"  lockscope doctor\n"
+	"  lockscope hist -d 5\n"
+	"  lockscope hist -- stress-ng --netlink-task 2 -t 5s\n"
+	"  lockscope hist -n 5 -T mutex -p 1234 -d 10\n"
+	"  lockscope hist -L mmap_lock -d 3 --json\n"
+	"  lockscope top -i 2 -s spin\n"
+	"  lockscope top -b -n 3\n"
+	"\vKinds (-T): spinlock rwlock rwlock:R rwlock:W mutex rwsem rwsem:R "
+	"rwsem:W rt_mutex rtlock pcpu-rwsem semaphore.\n"
+	"Sort keys (-s): total count spin sleep avg max waiters peak name kind.";
+
+static const char args_doc[] = "[COMMAND] [-- PROGRAM [ARGS...]]";
+
+enum {
+	OPT_ADDR = 1000,
+	OPT_JSON,
+	OPT_STACK_EVERY,
+	OPT_MAX_LOCKS,
+	OPT_MAX_TASKS,
+	OPT_MAX_CALLERS,
+	OPT_MAX_STACKS,
+	OPT_KALLSYMS,
+	OPT_NO_TP,
+	OPT_COST,
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "What and how long:", 1 },
+	{ "duration", 'd', "SECONDS", 0, "Trace this long (hist; default: until Ctrl-C or PROGRAM exits)", 1 },
+	{ "interval", 'i', "SECONDS", 0, "Refresh interval (top; default 1)", 1 },
+	{ "count", 'n', "N", 0, "hist: show the N most contended locks (default 10); top: stop after N frames", 1 },
+	{ "pid", 'p', "PID", 0, "Only waits of this process", 1 },
+	{ "lock", 'L', "NAME|ADDR", 0, "Only locks whose name contains NAME, or at hex ADDR", 1 },
+	{ "kind", 'T', "KIND", 0, "Only locks of this kind (repeatable)", 1 },
+	{ "sort", 's', "KEY", 0, "Sort by KEY (default total)", 1 },
+	{ NULL, 0, NULL, 0, "Output:", 2 },
+	{ "json", OPT_JSON, NULL, 0, "hist: print JSON", 2 },
+	{ "batch", 'b', NULL, 0, "top: plain text frames", 2 },
+	{ "addr", OPT_ADDR, NULL, 0, "Show raw kernel addresses (they defeat KASLR)", 2 },
+	{ "cost", OPT_COST, NULL, 0, "Measure lockscope's own cost (BPF run-time stats)", 2 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug messages", 2 },
+	{ NULL, 0, NULL, 0, "Collection:", 3 },
+	{ "freq", 'F', "HZ", 0, "CPU sampler frequency per CPU (default 99, 0: off)", 3 },
+	{ "no-tracepoints", OPT_NO_TP, NULL, 0, "Leave the lock tracepoints off", 3 },
+	{ "stack-every", OPT_STACK_EVERY, "N", 0, "Sample a caller stack every Nth contention of a lock (default 64, 0: never)", 3 },
+	{ "max-locks", OPT_MAX_LOCKS, "N", 0, "Lock table size (default 16384)", 3 },
+	{ "max-tasks", OPT_MAX_TASKS, "N", 0, "Tasks waiting at once (default 8192)", 3 },
+	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Caller table size (default 16384)", 3 },
+	{ "max-stacks", OPT_MAX_STACKS, "N", 0, "Stack table size (default 8192)", 3 },
+	{ "kallsyms", OPT_KALLSYMS, "FILE", 0, "Read symbols from FILE (default /proc/kallsyms)", 3 },
+	{ 0 },
+};
+
+static const char *const cmd_names[LS_CMD_NR] = {
+	[LS_CMD_TOP] = "top",
+	[LS_CMD_HIST] = "hist",
+	[LS_CMD_DOCTOR] = "doctor",
+};
+
+const char *ls_cmd_name(enum ls_cmd c)
+{
+	return (unsigned)c < LS_CMD_NR ? cmd_names[c] : "?";
+}
+
+int ls_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int ls_parse_seconds(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end == 's' && end[1] == '\0')
+		end++;
+	if (*end || !isfinite(v))
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int ls_parse_addr(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		s += 2;
+	if (!*s || strlen(s) > 16)
+		return -EINVAL;
+	for (const char *p = s; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return -EINVAL;
+	v = strtoull(s, &end, 16);
+	if (*end || !v)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int bad(const char *opt, const char *arg, int err, const char *want)
+{
+	char obj[128];
+
+	snprintf(obj, sizeof(obj), "%s '%.64s'", opt, arg ? arg : "");
+	ls_fail("parse", obj,
+		err == -ERANGE ? want : "not a valid value");
+	return EINVAL;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct ls_opts *o = state->input;
+	uint32_t v;
+	int err;
+
+	switch (key) {
+	case 'd':
+		err = ls_parse_seconds(arg, 0.001, 1e7, &o->duration);
+		return err ? bad("--duration", arg, err, "must be between 0.001 and 10000000 seconds") : 0;
+	case 'i':
+		err = ls_parse_seconds(arg, 0.05, 86400, &o->interval);
+		return err ? bad("--interval", arg, err, "must be between 0.05 and 86400 seconds") : 0;
+	case 'n':
+		err = ls_parse_u32(arg, 1, 1000000, &o->count);
+		o->count_set = 1;
+		return err ? bad("--count", arg, err, "must be between 1 and 1000000") : 0;
+	case 'p':
+		err = ls_parse_u32(arg, 1, 4194304, &o->col.tgid);
+		return err ? bad("--pid", arg, err, "must be between 1 and 4194304") : 0;
+	case 'L':
+		o->lock_arg = arg;
+		if (ls_parse_addr(arg, &o->filter.addr))
+			o->filter.name = arg;
+		return 0;
+	case 'T':
+		if (ls_kind_parse(arg, &o->filter.kind_mask))
+			return bad("--kind", arg, -EINVAL, "");
+		return 0;
+	case 's':
+		if (ls_sort_parse(arg, &o->sort))
+			return bad("--sort", arg, -EINVAL, "");
+		return 0;
+	case 'b':
+		o->batch = 1;
+		return 0;
+	case 'v':
+		o->col.verbose = 1;
+		return 0;
+	case 'F':
+		err = ls_parse_u32(arg, 0, 10000, &o->col.sample_hz);
+		return err ? bad("--freq", arg, err, "must be between 0 and 10000 Hz") : 0;
+	case OPT_JSON:
+		o->json = 1;
+		return 0;
+	case OPT_ADDR:
+		o->col.with_addr = 1;
+		return 0;
+	case OPT_COST:
+		o->col.run_stats = 1;
+		return 0;
+	case OPT_NO_TP:
+		o->col.no_tracepoints = 1;
+		return 0;
+	case OPT_STACK_EVERY:
+		err = ls_parse_u32(arg, 0, 1U << 30, &o->col.stack_every);
+		return err ? bad("--stack-every", arg, err, "must be between 0 and 1073741824") : 0;
+	case OPT_MAX_LOCKS:
+	case OPT_MAX_TASKS:
+	case OPT_MAX_CALLERS:
+	case OPT_MAX_STACKS:
+		err = ls_parse_u32(arg, 1, 1U << 24, &v);
+		if (err)
+			return bad(key == OPT_MAX_LOCKS ? "--max-locks" :
+				   key == OPT_MAX_TASKS ? "--max-tasks" :
+				   key == OPT_MAX_CALLERS ? "--max-callers" :
+							    "--max-stacks",
+				   arg, err, "must be between 1 and 16777216");
+		if (key == OPT_MAX_LOCKS)
+			o->col.max_locks = v;
+		else if (key == OPT_MAX_TASKS)
+			o->col.max_tasks = v;
+		else if (key == OPT_MAX_CALLERS)
+			o->col.max_callers = v;
+		else
+			o->col.max_stacks = v;
+		return 0;
+	case OPT_KALLSYMS:
+		o->col.kallsyms = arg;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 0) {
+			ls_fail("parse", "arguments",
+				"unexpected argument (put the program to run after --)");
+			return EINVAL;
+		}
+		for (int c = 0; c < LS_CMD_NR; c++)
+			if (!strcmp(arg, cmd_names[c])) {
+				o->cmd = (enum ls_cmd)c;
+				return 0;
+			}
+		{
+			char obj[96];
+
+			snprintf(obj, sizeof(obj), "command '%.64s'", arg);
+			ls_fail("run", obj, "unknown command (top, hist, doctor)");
+		}
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp argp = { options, parse_opt, args_doc, doc, NULL,
+				  NULL, NULL };
+
+int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
+{
+	int split = argc, err, help = 0;
+
+	memset(o, 0, sizeof(*o));
+	ls_collector_opts_default(&o->col);
+	o->interval = 1.0;
+	o->nlocks = 10;
+	o->cmd = LS_CMD_TOP;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			split = i;
+			break;
+		}
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-?") ||
+		    !strcmp(argv[i], "--usage") || !strcmp(argv[i], "--version") ||
+		    !strcmp(argv[i], "-V"))
+			help = 1;
+	}
+	argp_err_exit_status = 2;
+	err = argp_parse(&argp, split, argv, ARGP_NO_EXIT, NULL, o);
+	if (err)
+		return -EINVAL;
+	if (help)
+		return 1;
+	if (split < argc) {
+		o->argv = &argv[split + 1];
+		o->argc = argc - split - 1;
+		if (!o->argc) {
+			ls_fail("parse", "arguments", "no program after --");
+			return -EINVAL;
+		}
+		if (o->cmd == LS_CMD_DOCTOR) {
+			ls_fail("parse", "arguments", "doctor runs no program");
+			return -EINVAL;
+		}
+	}
+	if (o->cmd == LS_CMD_HIST && o->count_set)
+		o->nlocks = o->count;
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* cli.h - command line: argp, checked numbers, one struct of options. */
+#ifndef LS_CLI_H
+#define LS_CLI_H
+
+#include <stdint.h>
+#include "collector.h"
+#include "model.h"
+
+enum ls_cmd {
+	LS_CMD_TOP = 0,
+	LS_CMD_HIST,
+	LS_CMD_DOCTOR,
+	LS_CMD_NR,
+};
+
+struct ls_opts {
+	enum ls_cmd cmd;
+	struct ls_collector_opts col;
+	double duration; /* seconds; 0: until Ctrl-C or COMMAND ends */
+	double interval; /* seconds between frames */
+	uint32_t nlocks; /* locks shown */
+	uint32_t count; /* top: frames before exit; 0: forever */
+	int count_set;
+	enum ls_sort sort;
+	struct ls_filter filter;
+	char *lock_arg; /* -L as given */
+	int json; /* hist: JSON instead of text */
+	int batch; /* top: plain text frames */
+	char **argv; /* COMMAND ARGS after "--", NULL-terminated; NULL if none */
+	int argc;
+};
+
+/*
+ * Parse argv into @o.  Returns 0 to run, 1 when --help/--usage/--version
+ * printed and the program should exit 0, or -EINVAL after printing one line
+ * "lockscope: failed to parse ...".
+ */
+int ls_cli_parse(int argc, char **argv, struct ls_opts *o);
+/* Checked conversions: 0 or -EINVAL / -ERANGE. */
+int ls_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+int ls_parse_seconds(const char *s, double min, double max, double *out);
+int ls_parse_addr(const char *s, uint64_t *out);
+const char *ls_cmd_name(enum ls_cmd c);
+
+#endif

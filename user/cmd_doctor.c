@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* cmd_doctor.c - what works on this kernel, one line of reason per source. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "commands.h"
+#include "kallsyms.h"
+#include "log.h"
+
+static const char *const probe_targets[] = {
+	"osq_lock", "__mutex_lock", "rwsem_down_write_slowpath",
+	"rwsem_down_read_slowpath",
+};
+
+static void print_clones(const struct ls_ksyms *ks, const char *base)
+{
+	const struct ls_ksym *found[8];
+	size_t n = ls_ksyms_clones(ks, base, found, 8);
+
+	printf("  %-28s ", base);
+	if (!n)
+		printf("not in kallsyms");
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", i ? ", " : "", found[i]->name);
+	putchar('\n');
+}
+
+int ls_cmd_doctor(const struct ls_opts *o)
+{
+	struct ls_source src[LS_SRC_MAX];
+	struct ls_ksyms ks;
+	struct utsname u;
+	int err, any = 0, data = 0;
+
+	uname(&u);
+	printf("kernel %s %s, %ld CPUs online, running as uid %d\n\n", u.release,
+	       u.machine, sysconf(_SC_NPROCESSORS_ONLN), (int)geteuid());
+	ls_probe_sources(&o->col, src);
+	ls_sources_print(stdout, src, LS_SRC_MAX);
+	for (int i = 0; i < LS_SRC_MAX; i++)
+		any |= src[i].available && i != LS_SRC_FENTRY && i != LS_SRC_KPROBE;
+
+	printf("\nkernel BTF: %s\n", access("/sys/kernel/btf/vmlinux", R_OK) ?
+					     "absent (CO-RE needs /sys/kernel/btf/vmlinux)" :
+					     "/sys/kernel/btf/vmlinux");
+	err = ls_ksyms_load(&ks, o->col.kallsyms);
+	if (err) {
+		ls_fail_errno("read", o->col.kallsyms, err);
+		if (err == -EPERM)
+			ls_hint("addresses are hidden: run as root");
+		return any ? 0 : 1;
+	}
+	for (size_t i = 0; i < ks.n; i++)
+		data += ls_ksym_is_data(&ks.syms[i]);
+	printf("kallsyms: %zu symbols, %d data symbols: static locks %s\n", ks.n,
+	       data,
+	       data > 1000 ? "are named by symbol" :
+			     "cannot be named by symbol (no CONFIG_KALLSYMS_ALL): named <kind>@<caller>");
+	printf("lock text section: %s\n",
+	       ks.lock_text_start ? "found (callers skip it)" : "not found");
+	printf("\nfunction probe targets in kallsyms (every clone):\n");
+	for (size_t i = 0; i < sizeof(probe_targets) / sizeof(*probe_targets); i++)
+		print_clones(&ks, probe_targets[i]);
+	printf("\nspin functions for the sampler:\n");
+	{
+		size_t n;
+		const char *const *spin = ls_spin_funcs(&n);
+
+		for (size_t i = 0; i < n; i++)
+			print_clones(&ks, spin[i]);
+	}
+	ls_ksyms_free(&ks);
+	return any ? 0 : 1;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * collector.h - the only part of lockscope that talks to libbpf.
+ *
+ * Lifecycle: ls_collector_start() probes features, opens the skeleton,
+ * configures it (rodata, map sizes, autoload), loads and attaches each
+ * source on its own; ls_collector_read() fills a model snapshot with batch
+ * lookups; ls_collector_stop() detaches and frees everything.
+ */
+#ifndef LS_COLLECTOR_H
+#define LS_COLLECTOR_H
+
+#include <stdint.h>
+#include "kallsyms.h"
+#include "model.h"
+#include "sources.h"
+
+struct ls_collector_opts {
+	uint32_t tgid; /* 0: all processes */
+	uint32_t stack_every; /* caller stack every Nth contention; 0: never */
+	uint32_t max_locks, max_tasks, max_callers, max_stacks;
+	unsigned sample_hz; /* cpu-clock sampler frequency; 0: off */
+	int no_tracepoints; /* leave the tracepoint source off */
+	int run_stats; /* enable BPF run-time stats (fd-scoped) */
+	int with_addr; /* put raw addresses in lock names */
+	int verbose; /* libbpf debug output */
+	const char *kallsyms; /* path, default /proc/kallsyms */
+};
+
+/* Names of the functions whose samples count as spinning. */
+const char *const *ls_spin_funcs(size_t *n);
+
+void ls_collector_opts_default(struct ls_collector_opts *o);
+
+struct ls_collector; /* opaque */
+
+/* Probe only: fill @src (LS_SRC_MAX entries) without loading anything. */
+void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src);
+
+/* Start collecting; NULL on failure (message printed). */
+struct ls_collector *ls_collector_start(const struct ls_collector_opts *o);
+/* Fill @snap with everything since start; 0 or -errno. */
+int ls_collector_read(struct ls_collector *c, struct ls_snapshot *snap);
+/* Start a new interval for peak waiters. */
+void ls_collector_next_epoch(struct ls_collector *c);
+const struct ls_source *ls_collector_sources(const struct ls_collector *c);
+const struct ls_ksyms *ls_collector_ksyms(const struct ls_collector *c);
+void ls_collector_stop(struct ls_collector *c);
+/* Any source active? */
+int ls_collector_active(const struct ls_collector *c);
+
+#endif

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "model.h"
+
+void ls_snap_init(struct ls_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void ls_snap_free(struct ls_snapshot *s)
+{
+	free(s->rows);
+	free(s->cpu_all);
+	free(s->cpu_spin);
+	free(s->spin_callers);
+	memset(s, 0, sizeof(*s));
+}
+
+void ls_snap_clear(struct ls_snapshot *s)
+{
+	s->nrows = 0;
+	s->nspin_callers = 0;
+}
+
+int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus)
+{
+	uint64_t *a = calloc(ncpus ? ncpus : 1, sizeof(*a));
+	uint64_t *b = calloc(ncpus ? ncpus : 1, sizeof(*b));
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	free(s->cpu_all);
+	free(s->cpu_spin);
+	s->cpu_all = a;
+	s->cpu_spin = b;
+	s->ncpus = ncpus;
+	return 0;
+}
+
+struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
+			       const struct ls_lock_key *key)
+{
+	struct ls_row *r;
+
+	if (s->nrows == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+
+		r = realloc(s->rows, cap * sizeof(*r));
+		if (!r)
+			return NULL;
+		s->rows = r;
+		s->cap = cap;
+	}
+	r = &s->rows[s->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->key = *key;
+	return r;
+}
+
+static int cmp_key(const struct ls_lock_key *a, const struct ls_lock_key *b)
+{
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return 0;
+}
+
+static int cmp_row_key(const void *a, const void *b)
+{
+	return cmp_key(&((const struct ls_row *)a)->key,
+		       &((const struct ls_row *)b)->key);
+}
+
+void ls_snap_index(struct ls_snapshot *s)
+{
+	if (s->nrows)
+		qsort(s->rows, s->nrows, sizeof(*s->rows), cmp_row_key);
+}
+
+struct ls_row *ls_snap_find(const struct ls_snapshot *s,
+			    const struct ls_lock_key *key)
+{
+	size_t lo = 0, hi = s->nrows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(&s->rows[mid].key, key);
+
+		if (!c)
+			return &s->rows[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples)
+{
+	unsigned i;
+
+	row->caller_samples += samples;
+	for (i = 0; i < row->ncallers; i++)
+		if (!strcmp(row->callers[i].fn, fn))
+			break;
+	if (i == row->ncallers) {
+		if (row->ncallers < LS_ROW_CALLERS) {
+			i = row->ncallers++;
+		} else {
+			i = LS_ROW_CALLERS - 1;
+			if (row->callers[i].samples >= samples)
+				return; /* still counted in caller_samples */
+			row->callers[i].samples = 0;
+		}
+		snprintf(row->callers[i].fn, sizeof(row->callers[i].fn), "%s",
+			 fn);
+	}
+	row->callers[i].samples += samples;
+	while (i > 0 && row->callers[i].samples > row->callers[i - 1].samples) {
+		struct ls_caller t = row->callers[i];
+
+		row->callers[i] = row->callers[i - 1];
+		row->callers[i - 1] = t;
+		i--;
+	}
+}
+
+int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
+			    const char *fn, uint64_t samples)
+{
+	struct ls_spin_caller *c;
+
+	for (size_t i = 0; i < s->nspin_callers; i++) {
+		c = &s->spin_callers[i];
+		if (c->func == func && !strcmp(c->fn, fn)) {
+			c->samples += samples;
+			return 0;
+		}
+	}
+	if (s->nspin_callers == s->spin_cap) {
+		size_t cap = s->spin_cap ? s->spin_cap * 2 : 64;
+
+		c = realloc(s->spin_callers, cap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		s->spin_callers = c;
+		s->spin_cap = cap;
+	}
+	c = &s->spin_callers[s->nspin_callers++];
+	c->func = func;
+	snprintf(c->fn, sizeof(c->fn), "%s", fn);
+	c->samples = samples;
+	return 0;
+}
+
+uint64_t ls_snap_lost(const struct ls_snapshot *s)
+{
+	return s->loss[LS_LOSS_TASK_MAP_FULL] + s->loss[LS_LOSS_DEPTH] +
+	       s->loss[LS_LOSS_LOCK_MAP_FULL] + s->loss[LS_LOSS_ORPHANED];
+}
+
+int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src)
+{
+	ls_snap_free(dst);
+	*dst = *src;
+	dst->rows = NULL;
+	dst->cpu_all = dst->cpu_spin = NULL;
+	dst->spin_callers = NULL;
+	dst->cap = dst->spin_cap = 0;
+	if (src->nrows) {
+		dst->rows = malloc(src->nrows * sizeof(*dst->rows));
+		if (!dst->rows)
+			goto fail;
+		memcpy(dst->rows, src->rows, src->nrows * sizeof(*dst->rows));
+		dst->cap = src->nrows;
+	}
+	if (src->ncpus) {
+		if (ls_snap_set_ncpus(dst, src->ncpus))
+			goto fail;
+		memcpy(dst->cpu_all, src->cpu_all, src->ncpus * sizeof(uint64_t));
+		memcpy(dst->cpu_spin, src->cpu_spin,
+		       src->ncpus * sizeof(uint64_t));
+	}
+	if (src->nspin_callers) {
+		size_t n = src->nspin_callers * sizeof(*dst->spin_callers);
+
+		dst->spin_callers = malloc(n);
+		if (!dst->spin_callers)
+			goto fail;
+		memcpy(dst->spin_callers, src->spin_callers, n);
+		dst->spin_cap = src->nspin_callers;
+	}
+	return 0;
+fail:
+	ls_snap_free(dst);
+	return -ENOMEM;
+}
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+void ls_stats_delta(const struct ls_lock_stats *cur,
+		    const struct ls_lock_stats *prev, struct ls_lock_stats *out)
+{
+	*out = *cur;
+	if (!prev)
+		return;
+	out->contentions = sub(cur->contentions, prev->contentions);
+	out->total_ns = sub(cur->total_ns, prev->total_ns);
+	out->spin_ns = sub(cur->spin_ns, prev->spin_ns);
+	out->sleep_ns = sub(cur->sleep_ns, prev->sleep_ns);
+	out->spin_won = sub(cur->spin_won, prev->spin_won);
+	out->spin_failed = sub(cur->spin_failed, prev->spin_failed);
+	out->gave_up = sub(cur->gave_up, prev->gave_up);
+	out->begins = sub(cur->begins, prev->begins);
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
+		out->hist[i] = sub(cur->hist[i], prev->hist[i]);
+		out->hist_spin[i] = sub(cur->hist_spin[i], prev->hist_spin[i]);
+		out->hist_sleep[i] = sub(cur->hist_sleep[i], prev->hist_sleep[i]);
+	}
+	/* min and max since start are all the kernel keeps; an interval's
+	 * max is bounded by its histogram's highest slot. */
+	if (!out->contentions) {
+		out->min_ns = ~0ULL;
+		out->max_ns = 0;
+	}
+}
+
+int ls_snap_delta(const struct ls_snapshot *cur,
+		  const struct ls_snapshot *prev, struct ls_snapshot *out)
+{
+	size_t keep = 0;
+	int err = ls_snap_copy(out, cur);
+
+	if (err || !prev)
+		return err;
+	for (unsigned i = 0; i < LS_CTR_MAX; i++)
+		out->ctr[i] = sub(cur->ctr[i], prev->ctr[i]);
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
+		out->loss[i] = sub(cur->loss[i], prev->loss[i]);
+	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++)
+		out->func_samples[i] =
+			sub(cur->func_samples[i], prev->func_samples[i]);
+	for (unsigned c = 0; c < cur->ncpus && c < prev->ncpus; c++) {
+		out->cpu_all[c] = sub(cur->cpu_all[c], prev->cpu_all[c]);
+		out->cpu_spin[c] = sub(cur->cpu_spin[c], prev->cpu_spin[c]);
+	}
+	for (unsigned p = 0; p < cur->nprogs && p < prev->nprogs; p++) {
+		out->prog[p].run_cnt =
+			sub(cur->prog[p].run_cnt, prev->prog[p].run_cnt);
+		out->prog[p].run_ns = sub(cur->prog[p].run_ns, prev->prog[p].run_ns);
+		out->prog[p].misses = sub(cur->prog[p].misses, prev->prog[p].misses);
+	}
+	for (size_t i = 0; i < out->nspin_callers; i++) {
+		struct ls_spin_caller *c = &out->spin_callers[i];
+
+		for (size_t j = 0; j < prev->nspin_callers; j++) {
+			const struct ls_spin_caller *p = &prev->spin_callers[j];
+
+			if (p->func == c->func && !strcmp(p->fn, c->fn)) {
+				c->samples = sub(c->samples, p->samples);
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < out->nrows; i++) {
+		struct ls_row *r = &out->rows[i];
+		const struct ls_row *p = ls_snap_find(prev, &r->key);
+		struct ls_lock_stats d;
+
+		ls_stats_delta(&r->st, p ? &p->st : NULL, &d);
+		/* callers keep their cumulative shares: they are sampled */
+		r->st = d;
+		if (!d.contentions && !d.begins && d.waiters <= 0)
+			continue;
+		out->rows[keep++] = *r;
+	}
+	out->nrows = keep;
+	return 0;
+}
+
+uint64_t ls_row_avg_ns(const struct ls_row *r)
+{
+	return r->st.contentions ? r->st.total_ns / r->st.contentions : 0;
+}
+
+uint64_t ls_row_min_ns(const struct ls_row *r)
+{
+	return r->st.contentions && r->st.min_ns != ~0ULL ? r->st.min_ns : 0;
+}
+
+double ls_row_spin_won_pct(const struct ls_row *r)
+{
+	uint64_t n = r->st.spin_won + r->st.spin_failed;
+
+	return n ? 100.0 * (double)r->st.spin_won / (double)n : -1.0;
+}
+
+const char *ls_row_top_caller(const struct ls_row *r)
+{
+	return r->ncallers ? r->callers[0].fn : "";
+}
+
+static const char *const sort_names[LS_SORT_NR] = {
+	[LS_SORT_TOTAL] = "total", [LS_SORT_COUNT] = "count",
+	[LS_SORT_SPIN] = "spin",   [LS_SORT_SLEEP] = "sleep",
+	[LS_SORT_AVG] = "avg",	   [LS_SORT_MAX_WAIT] = "max",
+	[LS_SORT_WAITERS] = "waiters", [LS_SORT_PEAK] = "peak",
+	[LS_SORT_NAME] = "name",   [LS_SORT_KIND] = "kind",
+};
+
+const char *ls_sort_name(enum ls_sort k)
+{
+	return (unsigned)k < LS_SORT_NR ? sort_names[k] : "?";
+}
+
+int ls_sort_parse(const char *s, enum ls_sort *out)
+{
+	for (unsigned i = 0; i < LS_SORT_NR; i++)
+		if (!strcasecmp(s, sort_names[i])) {
+			*out = (enum ls_sort)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static enum ls_sort sort_key;
+static int sort_rev;
+
+static uint64_t sort_val(const struct ls_row *r)
+{
+	switch (sort_key) {
+	case LS_SORT_COUNT: return r->st.contentions;
+	case LS_SORT_SPIN: return r->st.spin_ns;
+	case LS_SORT_SLEEP: return r->st.sleep_ns;
+	case LS_SORT_AVG: return ls_row_avg_ns(r);
+	case LS_SORT_MAX_WAIT: return r->st.max_ns;
+	case LS_SORT_WAITERS: return r->st.waiters > 0 ? (uint64_t)r->st.waiters : 0;
+	case LS_SORT_PEAK: return r->st.peak_waiters;
+	default: return r->st.total_ns;
+	}
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct ls_row *x = a, *y = b;
+	int c;
+
+	if (sort_key == LS_SORT_NAME)
+		c = strcmp(x->name, y->name);
+	else if (sort_key == LS_SORT_KIND)
+		c = strcmp(ls_kind_name(x->key.kind), ls_kind_name(y->key.kind));
+	else {
+		uint64_t vx = sort_val(x), vy = sort_val(y);
+
+		c = vx == vy ? 0 : (vx > vy ? -1 : 1);
+	}
+	if (!c) /* stable tie-break: total wait, then key */
+		c = x->st.total_ns == y->st.total_ns ?
+			    cmp_key(&x->key, &y->key) :
+			    (x->st.total_ns > y->st.total_ns ? -1 : 1);
+	return sort_rev ? -c : c;
+}
+
+void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
+{
+	sort_key = key;
+	sort_rev = reverse;
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_rows);
+}
+
+int ls_row_match(const struct ls_row *r, const struct ls_filter *f)
+{
+	if (!f)
+		return 1;
+	if (f->kind_mask && !(f->kind_mask & (1U << r->key.kind)))
+		return 0;
+	if (f->addr && r->key.addr != f->addr)
+		return 0;
+	if (f->name && *f->name && !strstr(r->name, f->name))
+		return 0;
+	return 1;
+}
+
+void ls_snap_filter(struct ls_snapshot *s, const struct ls_filter *f)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (ls_row_match(&s->rows[i], f))
+			s->rows[keep++] = s->rows[i];
+	s->nrows = keep;
+}
+
+static const char *const kind_names[LS_KIND_MAX] = {
+	[LS_KIND_UNKNOWN] = "unknown",	  [LS_KIND_SPINLOCK] = "spinlock",
+	[LS_KIND_RWLOCK_R] = "rwlock:R",  [LS_KIND_RWLOCK_W] = "rwlock:W",
+	[LS_KIND_MUTEX] = "mutex",	  [LS_KIND_RWSEM_R] = "rwsem:R",
+	[LS_KIND_RWSEM_W] = "rwsem:W",	  [LS_KIND_RT_MUTEX] = "rt_mutex",
+	[LS_KIND_RTLOCK_R] = "rtlock:R",  [LS_KIND_RTLOCK_W] = "rtlock:W",
+	[LS_KIND_PCPU_RWSEM_R] = "pcpu-rwsem:R",
+	[LS_KIND_PCPU_RWSEM_W] = "pcpu-rwsem:W",
+	[LS_KIND_SEMAPHORE] = "semaphore",
+};
+
+const char *ls_kind_name(unsigned kind)
+{
+	return kind < LS_KIND_MAX ? kind_names[kind] : "unknown";
+}
+
+const char *ls_kind_base(unsigned kind)
+{
+	static char buf[LS_KIND_MAX][16];
+	const char *n = ls_kind_name(kind);
+	const char *colon = strchr(n, ':');
+
+	if (!colon)
+		return n;
+	snprintf(buf[kind], sizeof(buf[kind]), "%.*s", (int)(colon - n), n);
+	return buf[kind];
+}
+
+int ls_kind_parse(const char *s, uint32_t *mask)
+{
+	uint32_t m = 0;
+
+	for (unsigned k = 1; k < LS_KIND_MAX; k++)
+		if (!strcasecmp(s, kind_names[k]) ||
+		    !strcasecmp(s, ls_kind_base(k)))
+			m |= 1U << k;
+	if (!m)
+		return -EINVAL;
+	*mask |= m;
+	return 0;
+}
+
+static const char *const loss_names[LS_LOSS_MAX] = {
+	[LS_LOSS_TASK_MAP_FULL] = "task map full",
+	[LS_LOSS_LOCK_MAP_FULL] = "lock map full",
+	[LS_LOSS_DEPTH] = "nesting too deep",
+	[LS_LOSS_END_UNMATCHED] = "end without begin",
+	[LS_LOSS_STACK] = "stack failed",
+	[LS_LOSS_CALLER_MAP_FULL] = "caller map full",
+	[LS_LOSS_SAMPLE_MAP_FULL] = "sample map full",
+	[LS_LOSS_ORPHANED] = "begin without end",
+};
+
+const char *ls_loss_name(unsigned loss)
+{
+	return loss < LS_LOSS_MAX ? loss_names[loss] : "?";
+}
+
+static const char *const ctr_names[LS_CTR_MAX] = {
+	[LS_CTR_BEGIN] = "begins",	   [LS_CTR_END] = "ends",
+	[LS_CTR_PHASE] = "spin-to-sleep",  [LS_CTR_RECORDED] = "recorded",
+	[LS_CTR_SAMPLES] = "samples",	   [LS_CTR_SAMPLES_KERNEL] = "kernel samples",
+	[LS_CTR_SAMPLES_SPIN] = "spin samples", [LS_CTR_STACKS] = "caller stacks",
+};
+
+const char *ls_ctr_name(unsigned ctr)
+{
+	return ctr < LS_CTR_MAX ? ctr_names[ctr] : "?";
+}
+
+const char *ls_known_name(unsigned known)
+{
+	switch (known) {
+	case LS_KNOWN_MMAP_LOCK: return "mmap_lock";
+	case LS_KNOWN_SIGLOCK: return "siglock";
+	default: return NULL;
+	}
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* run.h - signals, the traced PROGRAM, and waiting between reads. */
+#ifndef LS_RUN_H
+#define LS_RUN_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+extern volatile sig_atomic_t ls_stop; /* set by SIGINT/SIGTERM/SIGHUP */
+
+void ls_install_signals(void);
+
+struct ls_child {
+	pid_t pid; /* 0: none */
+	int done;
+	int status; /* exit code (128+sig when killed) once done */
+};
+
+/* Start @argv; 0 or -errno (message printed). */
+int ls_child_start(struct ls_child *c, char **argv);
+/* Sleep up to @secs; return early when stopped or the child ended.
+ * Returns 1 when the caller should stop (signal or child done). */
+int ls_wait(double secs, struct ls_child *c);
+/* Forward a stop to the child and reap it. */
+void ls_child_finish(struct ls_child *c);
+
+#endif
