@@ -1,0 +1,26 @@
+#!/bin/sh
+# scripts/setup.sh [build|test] - install what lockscope needs from Debian.
+#   build: compilers and libraries to build ./lockscope
+#   test:  build + what the test suite runs (cmocka, workloads, references)
+set -eu
+what=${1:-build}
+build_pkgs="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+	libjson-c-dev libncurses-dev libmicrohttpd-dev pkg-config"
+test_pkgs="libcmocka-dev stress-ng bpftrace python3 tmux qemu-system-x86
+	busybox-static cpio"
+case "$what" in
+build) pkgs=$build_pkgs ;;
+test) pkgs="$build_pkgs $test_pkgs" ;;
+*) echo "setup: failed to parse argument '$what': expected build or test" >&2; exit 2 ;;
+esac
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing
+fi
