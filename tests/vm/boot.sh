@@ -26,6 +26,7 @@ log=${LS_VM_LOG:-$(mktemp "${TMPDIR:-/tmp}/lockscope-vm-console.XXXXXX")}
 
 start=$(date +%s%N)
 set +e
+# shellcheck disable=SC2086  # LS_VM_QEMU_ARGS is split into words on purpose
 timeout -k 10 "$limit" qemu-system-x86_64 \
     -accel "${LS_VM_ACCEL:-tcg}" -cpu "${LS_VM_CPU:-max}" -smp "${LS_VM_SMP:-2}" -m "${LS_VM_MEM:-1G}" \
     -kernel "$kernel" -initrd "$initrd" \

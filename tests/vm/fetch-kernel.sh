@@ -17,6 +17,10 @@ cache=${LS_VM_CACHE:-/var/cache/lockscope-vm}/$flavour
 pkg=$(apt-cache depends "$meta" 2>/dev/null |
       sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n1) ||
       true
+if [ -z "$pkg" ] && [ -L "$cache/current" ]; then     # offline: reuse the cache
+    pkg=$(readlink "$cache/current")
+    echo "lockscope-vm: apt-cache knows no $meta, using cached $pkg" >&2
+fi
 [ -n "$pkg" ] || die "resolve $meta: apt-cache depends names no linux-image-<version> (run apt-get update?)"
 release=${pkg#linux-image-}
 release=${release%-unsigned}
@@ -27,11 +31,11 @@ if [ ! -f "$vmlinuz" ]; then
     mkdir -p "$cache" || die "create $cache: mkdir failed"
     tmp=$(mktemp -d "$cache/.dl.XXXXXX") || die "create $cache/.dl.*: mktemp failed"
     trap 'rm -rf "$tmp"' EXIT
-    chmod 755 "$tmp"   # let the _apt sandbox user write the .deb
     (cd "$tmp" && apt-get download "$pkg" >&2) ||
         die "download $pkg: apt-get download failed"
-    deb=$(ls "$tmp"/*.deb 2>/dev/null | head -n1)
-    [ -n "$deb" ] || die "download $pkg: no .deb produced"
+    debs=("$tmp"/*.deb)
+    deb=${debs[0]}
+    [ -f "$deb" ] || die "download $pkg: no .deb produced"
     mkdir -p "$tmp/x"
     dpkg-deb -x "$deb" "$tmp/x" || die "extract $deb: dpkg-deb -x failed"
     [ -f "$tmp/x/boot/vmlinuz-$release" ] ||
