@@ -24,6 +24,8 @@ AGENT_OBJS := $(AGENT_SRCS:user/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
+WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer
+
 .PHONY: all clean test unit-tests tests-build check-format format
 
 all: lockscope
@@ -46,9 +48,13 @@ lockscope: $(MODEL_OBJS) $(AGENT_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(LDLIBS) -lcmocka
 
-tests-build: lockscope $(UNIT_BINS)
+$(BUILD)/%_hammer: tests/workloads/%_hammer.c | $(BUILD)
+	$(CC) $(CFLAGS) -pthread -o $@ $<
+
+tests-build: lockscope $(UNIT_BINS) $(WORKLOADS)
 
 unit-tests: $(UNIT_BINS)
 	tests/run-unit.sh $(UNIT_BINS)

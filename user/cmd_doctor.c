@@ -37,7 +37,17 @@ int ls_cmd_doctor(const struct ls_opts *o)
 	uname(&u);
 	printf("kernel %s %s, %ld CPUs online, running as uid %d\n\n", u.release,
 	       u.machine, sysconf(_SC_NPROCESSORS_ONLN), (int)geteuid());
-	ls_probe_sources(&o->col, src);
+	{
+		/* Start for real: load and attach decide "active", not guesses. */
+		struct ls_collector *c = ls_collector_start(&o->col);
+
+		if (c) {
+			memcpy(src, ls_collector_sources(c), sizeof(src));
+			ls_collector_stop(c);
+		} else {
+			ls_probe_sources(&o->col, src);
+		}
+	}
 	ls_sources_print(stdout, src, LS_SRC_MAX);
 	for (int i = 0; i < LS_SRC_MAX; i++)
 		any |= src[i].available && i != LS_SRC_FENTRY && i != LS_SRC_KPROBE;

@@ -68,18 +68,6 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(ls_log_stream ? ls_log_stream : stderr, fmt, ap);
 }
 
-void ls_collector_opts_default(struct ls_collector_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->stack_every = LS_DEF_STACK_EVERY;
-	o->max_locks = LS_DEF_MAX_LOCKS;
-	o->max_tasks = LS_DEF_MAX_TASKS;
-	o->max_callers = LS_DEF_MAX_CALLERS;
-	o->max_stacks = LS_DEF_MAX_STACKS;
-	o->sample_hz = 99;
-	o->kallsyms = "/proc/kallsyms";
-}
-
 void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src)
 {
 	struct ls_source *s;

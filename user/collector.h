@@ -30,7 +30,18 @@ struct ls_collector_opts {
 /* Names of the functions whose samples count as spinning. */
 const char *const *ls_spin_funcs(size_t *n);
 
-void ls_collector_opts_default(struct ls_collector_opts *o);
+static inline void ls_collector_opts_default(struct ls_collector_opts *o)
+{
+	*o = (struct ls_collector_opts){
+		.stack_every = LS_DEF_STACK_EVERY,
+		.max_locks = LS_DEF_MAX_LOCKS,
+		.max_tasks = LS_DEF_MAX_TASKS,
+		.max_callers = LS_DEF_MAX_CALLERS,
+		.max_stacks = LS_DEF_MAX_STACKS,
+		.sample_hz = 99,
+		.kallsyms = "/proc/kallsyms",
+	};
+}
 
 struct ls_collector; /* opaque */
 

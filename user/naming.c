@@ -17,6 +17,8 @@ static const char *const lock_prefixes[] = {
 	"__traceiter_", "trace_contention_", "__trace_contention",
 	"perf_trace_", "bpf_prog_", "__bpf_prog_", "mmap_read_lock",
 	"mmap_write_lock", "__mmap_lock", "_down_write", "_down_read",
+	"raw_spin_rq_lock", "_raw_spin_rq_lock", "__task_rq_lock",
+	"task_rq_lock", "double_rq_lock", "_double_lock_balance",
 };
 
 int ls_is_lock_fn_name(const char *name)
@@ -36,10 +38,28 @@ int ls_is_lock_fn(const struct ls_ksyms *ks, const struct ls_ksym *sym)
 	return ls_is_lock_fn_name(sym->name);
 }
 
+static int is_trace_fn(const char *name)
+{
+	return !strncmp(name, "bpf_trace_run", 13) ||
+	       !strncmp(name, "__bpf_trace_", 12) ||
+	       !strncmp(name, "__traceiter_", 12) ||
+	       !strncmp(name, "__bpf_prog_", 11);
+}
+
 const char *ls_caller_of(const struct ls_ksyms *ks, const uint64_t *ips,
 			 size_t n)
 {
+	size_t start = 0;
+
+	/* A stack taken in a tracepoint program starts in the program and
+	 * the tracing glue: begin after the last tracing frame. */
 	for (size_t i = 0; i < n && ips[i]; i++) {
+		const struct ls_ksym *s = ls_ksyms_find(ks, ips[i], NULL);
+
+		if (s && is_trace_fn(s->name))
+			start = i + 1;
+	}
+	for (size_t i = start; i < n && ips[i]; i++) {
 		const struct ls_ksym *s = ls_ksyms_find(ks, ips[i], NULL);
 
 		/* unknown code (BPF programs without kallsyms) is skipped */

@@ -44,8 +44,8 @@ void ls_print_spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
 	fprintf(f, "\nCPU time spent spinning (cpu-clock %u Hz, %llu samples on %u CPUs, %.2f%% spinning):\n",
 		hz, (unsigned long long)all, s->ncpus,
 		all ? 100.0 * (double)spin / (double)all : 0.0);
-	if (!all) {
-		fprintf(f, "  (no samples)\n");
+	if (!spin) {
+		fprintf(f, "  (no samples inside spin functions)\n");
 		return;
 	}
 	fprintf(f, "  %-36s %8s %9s  %s\n", "FUNCTION", "SHARE", "SAMPLES",
