@@ -16,7 +16,7 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 MODEL_SRCS := user/kallsyms.c user/hist.c user/model.c user/naming.c \
 	user/log.c user/sources.c user/view_text.c user/export_json.c \
 	user/cli.c user/run.c
-AGENT_SRCS := user/collector.c user/probe.c user/cmd_doctor.c \
+AGENT_SRCS := user/collector.c user/collector_probes.c user/probe.c user/cmd_doctor.c \
 	user/cmd_hist.c user/cmd_top.c user/main.c
 MODEL_OBJS := $(MODEL_SRCS:user/%.c=$(BUILD)/%.o)
 AGENT_OBJS := $(AGENT_SRCS:user/%.c=$(BUILD)/%.o)
@@ -39,7 +39,7 @@ $(BUILD)/lockscope.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vm
 $(BUILD)/lockscope.skel.h: $(BUILD)/lockscope.bpf.o
 	$(BPFTOOL) gen skeleton $< name lockscope_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/collector.o: $(BUILD)/lockscope.skel.h
+$(BUILD)/collector.o $(BUILD)/collector_probes.o: $(BUILD)/lockscope.skel.h
 
 $(BUILD)/%.o: user/%.c $(wildcard user/*.h) bpf/lockscope.h | $(BUILD)
 	$(CC) $(CFLAGS) -c $< -o $@

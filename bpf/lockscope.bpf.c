@@ -24,6 +24,7 @@ const volatile __u32 targ_tgid = 0; /* 0: every process */
 const volatile __u32 stack_every = LS_DEF_STACK_EVERY; /* 0: no stacks */
 const volatile __u32 n_spin_ranges = 0;
 const volatile struct ls_spin_range spin_ranges[LS_MAX_SPIN_RANGES] = {};
+const volatile __u32 probes_on = 0; /* a slow-path probe is attached */
 
 /* Interval number, bumped by user space: scopes peak_waiters. */
 __u64 epoch = 0;
@@ -41,6 +42,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ls_waits);
 } cpu_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LS_DEF_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct ls_probe_task);
+} probe_state SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -112,9 +120,10 @@ static __always_inline void bump(void *map, __u32 idx)
 		*v += 1; /* per-CPU slot: no atomic needed */
 }
 
-static __always_inline __u32 log2_slot(__u64 v)
+/* 64-bit throughout and masked: older verifiers lose 32-bit bounds. */
+static __always_inline __u64 log2_slot(__u64 v)
 {
-	__u32 r = 0, s;
+	__u64 r = 0, s;
 
 	s = (v > 0xFFFFFFFFULL) << 5; v >>= s; r |= s;
 	s = (v > 0xFFFF) << 4; v >>= s; r |= s;
@@ -122,7 +131,9 @@ static __always_inline __u32 log2_slot(__u64 v)
 	s = (v > 0xF) << 2; v >>= s; r |= s;
 	s = (v > 0x3) << 1; v >>= s; r |= s;
 	r |= (v >> 1);
-	return r < LS_HIST_SLOTS ? r : LS_HIST_SLOTS - 1;
+	if (r >= LS_HIST_SLOTS)
+		r = LS_HIST_SLOTS - 1;
+	return r & (LS_HIST_SLOTS - 1);
 }
 
 static __always_inline __u32 kind_of(__u32 flags)
@@ -415,6 +426,17 @@ static __always_inline void record(struct ls_wait *w, __u64 now, long ret)
 	bump(&counters, LS_CTR_RECORDED);
 }
 
+/* A tracepoint wait inside a probed slow-path call of the same lock: its
+ * time is already counted, remember it so the slow path counts the rest. */
+static __always_inline void credit_slow_path(__u32 tid, struct ls_wait *w,
+					     __u64 now)
+{
+	struct ls_probe_task *pt = bpf_map_lookup_elem(&probe_state, &tid);
+
+	if (pt && pt->slow_lock == w->addr)
+		pt->slow_tp_ns += now - w->start_ns;
+}
+
 static __always_inline int on_end(__u64 lock, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
@@ -439,6 +461,8 @@ static __always_inline int on_end(__u64 lock, long ret)
 		found = pop_wait(ws, lock, &w);
 		if (ws->depth == 0)
 			bpf_map_delete_elem(&task_state, &tid);
+		if (found > 0 && probes_on)
+			credit_slow_path(tid, &w, now);
 	}
 	if (found < 0)
 		return 0;
@@ -516,4 +540,280 @@ int cpu_sample(struct bpf_perf_event_data *ctx)
 	else if (bpf_map_update_elem(&spin_callers, &sk, &one, BPF_NOEXIST))
 		bump(&losses, LS_LOSS_SAMPLE_MAP_FULL);
 	return 0;
+}
+
+/* ---- function probes: osq_lock, __mutex_lock, rwsem_down_*_slowpath ---- */
+
+/* Offset of the osq inside the outer lock of @kind; ~0 if it has none. */
+static __always_inline __u64 osq_offset(__u32 kind)
+{
+	if (kind == LS_KIND_MUTEX) {
+		if (bpf_core_field_exists(struct mutex, osq))
+			return bpf_core_field_offset(struct mutex, osq);
+	} else if (kind == LS_KIND_RWSEM_W || kind == LS_KIND_RWSEM_R) {
+		if (bpf_core_field_exists(struct rw_semaphore, osq))
+			return bpf_core_field_offset(struct rw_semaphore, osq);
+	}
+	return ~0ULL;
+}
+
+static __always_inline struct ls_probe_task *ptask(__u32 tid, int create)
+{
+	struct ls_probe_task *pt = bpf_map_lookup_elem(&probe_state, &tid);
+	struct ls_probe_task init = {};
+
+	if (pt || !create)
+		return pt;
+	if (bpf_map_update_elem(&probe_state, &tid, &init, BPF_NOEXIST)) {
+		bump(&losses, LS_LOSS_TASK_MAP_FULL);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&probe_state, &tid);
+}
+
+static __always_inline int slow_enter(__u64 lock, __u32 kind)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct ls_probe_task *pt;
+
+	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	pt = ptask((__u32)id, 1);
+	if (!pt)
+		return 0;
+	if (pt->slow_lock) {
+		bump(&losses, LS_LOSS_PROBE_NESTED);
+		return 0;
+	}
+	pt->slow_lock = lock;
+	pt->slow_kind = kind;
+	pt->slow_tp_ns = 0;
+	pt->slow_start = bpf_ktime_get_ns();
+	return 0;
+}
+
+static __always_inline int slow_exit(__u32 kind)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ls_probe_task *pt = bpf_map_lookup_elem(&probe_state, &tid);
+	struct ls_lock_key key = {};
+	struct ls_lock_stats *s;
+	__u64 dur;
+
+	if (!pt || !pt->slow_lock || pt->slow_kind != kind)
+		return 0;
+	dur = bpf_ktime_get_ns() - pt->slow_start;
+	key.addr = pt->slow_lock;
+	key.kind = kind;
+	s = stats_get(&key);
+	if (s) {
+		__u64 spin = dur > pt->slow_tp_ns ? dur - pt->slow_tp_ns : 0;
+
+		__sync_fetch_and_add(&s->slow_ns, dur);
+		__sync_fetch_and_add(&s->slow_calls, 1);
+		__sync_fetch_and_add(&s->slow_untraced_ns, spin);
+		if (kind == LS_KIND_RWSEM_W) {
+			/* The writer's optimistic spin, invisible to the
+			 * tracepoints, joins the wait: spin + sleep = total. */
+			__sync_fetch_and_add(&s->spin_ns, spin);
+			__sync_fetch_and_add(&s->total_ns, spin);
+			__sync_fetch_and_add(&s->hist_spin[log2_slot(spin)], 1);
+			if (!pt->slow_tp_ns) {
+				/* spun and won: a contention no tracepoint saw */
+				__sync_fetch_and_add(&s->contentions, 1);
+				__sync_fetch_and_add(&s->hist[log2_slot(dur)], 1);
+				atomic_max(&s->max_ns, dur);
+				atomic_min(&s->min_ns, dur);
+			}
+		}
+	} else {
+		bump(&losses, LS_LOSS_LOCK_MAP_FULL);
+	}
+	bump(&counters, LS_CTR_SLOW_CALLS);
+	pt->slow_lock = 0;
+	if (!pt->osq_start)
+		bpf_map_delete_elem(&probe_state, &tid);
+	return 0;
+}
+
+static __always_inline int osq_enter(__u64 osq)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, kind = 0;
+	struct ls_probe_task *pt;
+	struct ls_lock_key key = {};
+	struct ls_lock_stats *s;
+	struct ls_waits *ws;
+	__u64 outer = 0;
+
+	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	pt = ptask(tid, 1);
+	if (!pt)
+		return 0;
+	if (pt->osq_start) {
+		bump(&losses, LS_LOSS_PROBE_NESTED);
+		return 0;
+	}
+	/* The outer lock: the open slow path, else the tracepoint wait. */
+	if (pt->slow_lock && pt->slow_lock + osq_offset(pt->slow_kind) == osq) {
+		outer = pt->slow_lock;
+		kind = pt->slow_kind;
+	} else {
+		ws = bpf_map_lookup_elem(&task_state, &tid);
+		if (ws && ws->depth > 0 && ws->depth <= LS_DEPTH) {
+			struct ls_wait *top = &ws->w[(ws->depth - 1) & (LS_DEPTH - 1)];
+
+			if (top->addr + osq_offset(top->kind) == osq) {
+				outer = top->addr;
+				kind = top->kind;
+			}
+		}
+	}
+	pt->osq_outer = outer;
+	pt->osq_kind = kind;
+	pt->osq_start = bpf_ktime_get_ns();
+	if (!outer) {
+		bump(&losses, LS_LOSS_OSQ_OUTER);
+		return 0;
+	}
+	key.addr = outer;
+	key.kind = kind;
+	s = stats_get(&key);
+	if (s) {
+		__u64 w = __sync_fetch_and_add(&s->osq_spinners, 1) + 1;
+
+		if ((__s64)w > 0)
+			atomic_max(&s->osq_peak, w);
+	}
+	return 0;
+}
+
+static __always_inline int osq_exit(int got)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ls_probe_task *pt = bpf_map_lookup_elem(&probe_state, &tid);
+	struct ls_lock_key key = {};
+	struct ls_lock_stats *s;
+	__u64 dur;
+
+	if (!pt || !pt->osq_start)
+		return 0;
+	dur = bpf_ktime_get_ns() - pt->osq_start;
+	bump(&counters, LS_CTR_OSQ_CALLS);
+	if (!got)
+		bump(&counters, LS_CTR_OSQ_BAILOUTS);
+	if (pt->osq_outer) {
+		key.addr = pt->osq_outer;
+		key.kind = pt->osq_kind;
+		s = bpf_map_lookup_elem(&lock_stats, &key);
+		if (s) {
+			__sync_fetch_and_add(&s->osq_spinners, -1);
+			__sync_fetch_and_add(&s->osq_ns, dur);
+			__sync_fetch_and_add(&s->osq_calls, 1);
+			if (!got)
+				__sync_fetch_and_add(&s->osq_bailouts, 1);
+		}
+	}
+	pt->osq_start = 0;
+	if (!pt->slow_lock)
+		bpf_map_delete_elem(&probe_state, &tid);
+	return 0;
+}
+
+SEC("fentry/osq_lock")
+int BPF_PROG(osq_enter_fentry, struct optimistic_spin_queue *lock)
+{
+	return osq_enter((__u64)lock);
+}
+
+SEC("fexit/osq_lock")
+int BPF_PROG(osq_exit_fexit, struct optimistic_spin_queue *lock, bool ret)
+{
+	return osq_exit(ret);
+}
+
+SEC("fentry/__mutex_lock")
+int BPF_PROG(mutex_enter_fentry, struct mutex *lock)
+{
+	return slow_enter((__u64)lock, LS_KIND_MUTEX);
+}
+
+SEC("fexit/__mutex_lock")
+int BPF_PROG(mutex_exit_fexit)
+{
+	return slow_exit(LS_KIND_MUTEX);
+}
+
+SEC("fentry/rwsem_down_write_slowpath")
+int BPF_PROG(wslow_enter_fentry, struct rw_semaphore *sem)
+{
+	return slow_enter((__u64)sem, LS_KIND_RWSEM_W);
+}
+
+SEC("fexit/rwsem_down_write_slowpath")
+int BPF_PROG(wslow_exit_fexit)
+{
+	return slow_exit(LS_KIND_RWSEM_W);
+}
+
+SEC("fentry/rwsem_down_read_slowpath")
+int BPF_PROG(rslow_enter_fentry, struct rw_semaphore *sem)
+{
+	return slow_enter((__u64)sem, LS_KIND_RWSEM_R);
+}
+
+SEC("fexit/rwsem_down_read_slowpath")
+int BPF_PROG(rslow_exit_fexit)
+{
+	return slow_exit(LS_KIND_RWSEM_R);
+}
+
+/* kprobe twins: attached by address to every clone the kernel has. */
+SEC("kprobe")
+int BPF_KPROBE(osq_enter_kp, void *lock)
+{
+	return osq_enter((__u64)lock);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(osq_exit_kp, long ret)
+{
+	return osq_exit((ret & 0xff) != 0); /* bool in the low byte */
+}
+
+SEC("kprobe")
+int BPF_KPROBE(mutex_enter_kp, void *lock)
+{
+	return slow_enter((__u64)lock, LS_KIND_MUTEX);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(mutex_exit_kp)
+{
+	return slow_exit(LS_KIND_MUTEX);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(wslow_enter_kp, void *sem)
+{
+	return slow_enter((__u64)sem, LS_KIND_RWSEM_W);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(wslow_exit_kp)
+{
+	return slow_exit(LS_KIND_RWSEM_W);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(rslow_enter_kp, void *sem)
+{
+	return slow_enter((__u64)sem, LS_KIND_RWSEM_R);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(rslow_exit_kp)
+{
+	return slow_exit(LS_KIND_RWSEM_R);
 }

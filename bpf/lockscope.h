@@ -79,6 +79,8 @@ enum ls_loss {
 	LS_LOSS_CALLER_MAP_FULL, /* caller sample dropped: lock_callers full */
 	LS_LOSS_SAMPLE_MAP_FULL, /* spin sample's caller dropped: spin_callers full */
 	LS_LOSS_ORPHANED, /* wait left open under a later one's end */
+	LS_LOSS_PROBE_NESTED, /* slow path entered while one was open */
+	LS_LOSS_OSQ_OUTER, /* osq_lock() call whose outer lock is unknown */
 	LS_LOSS_MAX,
 };
 
@@ -93,6 +95,9 @@ enum ls_counter {
 	LS_CTR_SAMPLES_KERNEL, /* ... of which in kernel mode */
 	LS_CTR_SAMPLES_SPIN, /* ... of which inside a spin function */
 	LS_CTR_STACKS, /* caller stacks taken at begin */
+	LS_CTR_OSQ_CALLS, /* osq_lock() calls seen by a function probe */
+	LS_CTR_OSQ_BAILOUTS, /* ... that returned false */
+	LS_CTR_SLOW_CALLS, /* slow-path calls seen by function probes */
 	LS_CTR_MAX,
 };
 
@@ -127,6 +132,16 @@ struct ls_lock_stats {
 	__u64 peak_waiters_all; /* max of the gauge since start */
 	__u32 known; /* enum ls_known */
 	__u32 pad;
+	/* function probes (fentry/kprobe); zero where they are off */
+	__u64 osq_ns; /* time inside osq_lock() for this lock */
+	__u64 osq_calls;
+	__u64 osq_bailouts; /* osq_lock() returned false */
+	__s64 osq_spinners; /* gauge: tasks inside osq_lock() now */
+	__u64 osq_peak; /* max of osq_spinners since start */
+	__u64 slow_ns; /* slow-path function entry to exit */
+	__u64 slow_calls;
+	__u64 slow_untraced_ns; /* slow-path time outside tracepoint waits:
+				 * the rwsem writer's optimistic spin */
 	__u64 hist[LS_HIST_SLOTS]; /* log2 histogram of whole waits */
 	__u64 hist_spin[LS_HIST_SLOTS]; /* log2 histogram of spin phases */
 	__u64 hist_sleep[LS_HIST_SLOTS]; /* log2 histogram of sleep phases */
@@ -153,6 +168,26 @@ struct ls_waits {
 	struct ls_wait w[LS_DEPTH];
 	__u32 depth;
 	__u32 tgid;
+};
+
+/* Function probe targets. */
+enum ls_target {
+	LS_TGT_OSQ = 0, /* osq_lock(struct optimistic_spin_queue *) */
+	LS_TGT_MUTEX, /* __mutex_lock(struct mutex *, ...), any clone */
+	LS_TGT_RWSEM_W, /* rwsem_down_write_slowpath(struct rw_semaphore *, ...) */
+	LS_TGT_RWSEM_R, /* rwsem_down_read_slowpath(struct rw_semaphore *, ...) */
+	LS_TGT_MAX,
+};
+
+/* probe_state value (key: __u32 tid): open function-probe calls. */
+struct ls_probe_task {
+	__u64 slow_lock; /* lock of the open slow path, 0 if none */
+	__u64 slow_start;
+	__u64 slow_tp_ns; /* tracepoint wait inside this slow-path call */
+	__u32 slow_kind;
+	__u32 osq_kind; /* kind of the outer lock of the open osq_lock() */
+	__u64 osq_outer; /* outer lock address, 0 if unknown */
+	__u64 osq_start; /* 0 if no osq_lock() open */
 };
 
 /* Spin-function address range, set by user space from kallsyms. */

@@ -46,6 +46,7 @@ enum {
 	OPT_KALLSYMS,
 	OPT_NO_TP,
 	OPT_COST,
+	OPT_SOURCE,
 };
 
 static const struct argp_option options[] = {
@@ -66,6 +67,7 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Collection:", 3 },
 	{ "freq", 'F', "HZ", 0, "CPU sampler frequency per CPU (default 99, 0: off)", 3 },
 	{ "no-tracepoints", OPT_NO_TP, NULL, 0, "Leave the lock tracepoints off", 3 },
+	{ "source", OPT_SOURCE, "MECH", 0, "Function probes: auto (fentry, else kprobe; default), fentry, kprobe or none", 3 },
 	{ "stack-every", OPT_STACK_EVERY, "N", 0, "Sample a caller stack every Nth contention of a lock (default 64, 0: never)", 3 },
 	{ "max-locks", OPT_MAX_LOCKS, "N", 0, "Lock table size (default 16384)", 3 },
 	{ "max-tasks", OPT_MAX_TASKS, "N", 0, "Tasks waiting at once (default 8192)", 3 },
@@ -202,6 +204,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_COST:
 		o->col.run_stats = 1;
 		return 0;
+	case OPT_SOURCE: {
+		static const char *const modes[] = { "auto", "fentry", "kprobe",
+						     "none" };
+
+		for (unsigned m = 0; m < 4; m++)
+			if (!strcmp(arg, modes[m])) {
+				o->col.probe_mode = (enum ls_probe_mode)m;
+				return 0;
+			}
+		return bad("--source", arg, -EINVAL, "");
+	}
 	case OPT_NO_TP:
 		o->col.no_tracepoints = 1;
 		return 0;

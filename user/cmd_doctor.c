@@ -9,11 +9,6 @@
 #include "kallsyms.h"
 #include "log.h"
 
-static const char *const probe_targets[] = {
-	"osq_lock", "__mutex_lock", "rwsem_down_write_slowpath",
-	"rwsem_down_read_slowpath",
-};
-
 static void print_clones(const struct ls_ksyms *ks, const char *base)
 {
 	const struct ls_ksym *found[8];
@@ -50,7 +45,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 	}
 	ls_sources_print(stdout, src, LS_SRC_MAX);
 	for (int i = 0; i < LS_SRC_MAX; i++)
-		any |= src[i].available && i != LS_SRC_FENTRY && i != LS_SRC_KPROBE;
+		any |= src[i].available;
 
 	printf("\nkernel BTF: %s\n", access("/sys/kernel/btf/vmlinux", R_OK) ?
 					     "absent (CO-RE needs /sys/kernel/btf/vmlinux)" :
@@ -70,9 +65,6 @@ int ls_cmd_doctor(const struct ls_opts *o)
 			     "cannot be named by symbol (no CONFIG_KALLSYMS_ALL): named <kind>@<caller>");
 	printf("lock text section: %s\n",
 	       ks.lock_text_start ? "found (callers skip it)" : "not found");
-	printf("\nfunction probe targets in kallsyms (every clone):\n");
-	for (size_t i = 0; i < sizeof(probe_targets) / sizeof(*probe_targets); i++)
-		print_clones(&ks, probe_targets[i]);
 	printf("\nspin functions for the sampler:\n");
 	{
 		size_t n;

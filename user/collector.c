@@ -12,7 +12,7 @@
 #include "log.h"
 #include "naming.h"
 #include "probe.h"
-#include "lockscope.skel.h"
+#include "collector_int.h"
 
 /* Functions whose samples count as spinning, with every clone. */
 static const char *const spin_funcs[] = {
@@ -38,24 +38,6 @@ const char *const *ls_spin_funcs(size_t *n)
 
 #define BATCH 256
 
-struct ls_collector {
-	struct ls_collector_opts o;
-	struct lockscope_bpf *skel;
-	struct ls_ksyms ks;
-	int have_ks;
-	struct ls_source src[LS_SRC_MAX];
-	struct bpf_link *tp_links[2];
-	struct bpf_link **perf_links;
-	int ncpus_possible, ncpus_online;
-	int stats_fd;
-	unsigned nfuncs;
-	char func_name[LS_MAX_SPIN_RANGES][48];
-	const char **stack_caller; /* stack id -> caller, resolved once */
-	uint64_t *pcpu; /* scratch for per-CPU values */
-	void *keys, *vals; /* batch scratch */
-	uint64_t epoch;
-};
-
 static int libbpf_verbose;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -68,7 +50,9 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(ls_log_stream ? ls_log_stream : stderr, fmt, ap);
 }
 
-void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src)
+static void probe_sources(const struct ls_collector_opts *o,
+			  const struct ls_ksyms *ks, struct ls_source *src,
+			  struct ls_tgt_plan *tgt)
 {
 	struct ls_source *s;
 	char why[200];
@@ -102,19 +86,18 @@ void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src)
 				 "cpu-clock at %u Hz per CPU", o->sample_hz);
 	}
 
-	s = &src[LS_SRC_FENTRY];
-	snprintf(s->name, sizeof(s->name), "function probes");
-	snprintf(s->mech, sizeof(s->mech), "fentry");
-	s->available = !ls_probe_fentry("osq_lock", why, sizeof(why));
-	snprintf(s->reason, sizeof(s->reason), "%s%s", why,
-		 s->available ? " (function probes are not built yet)" : "");
+	ls_probes_plan(o, ks, src, tgt);
+}
 
-	s = &src[LS_SRC_KPROBE];
-	snprintf(s->name, sizeof(s->name), "function probes");
-	snprintf(s->mech, sizeof(s->mech), "kprobe");
-	s->available = !ls_probe_kprobe(why, sizeof(why));
-	snprintf(s->reason, sizeof(s->reason), "%s%s", why,
-		 s->available ? " (function probes are not built yet)" : "");
+void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src)
+{
+	struct ls_tgt_plan tgt[LS_TGT_MAX];
+	struct ls_ksyms ks;
+	int have = !ls_ksyms_load(&ks, o->kallsyms);
+
+	probe_sources(o, have ? &ks : NULL, src, tgt);
+	if (have)
+		ls_ksyms_free(&ks);
 }
 
 /* Fill rodata spin ranges from kallsyms; every clone of every function. */
@@ -172,6 +155,8 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	bpf_program__set_autoload(skel->progs.end_raw, tp && !use_btf);
 	bpf_program__set_autoload(skel->progs.cpu_sample,
 				  o->sample_hz && c->src[LS_SRC_SAMPLER].available);
+	bpf_map__set_max_entries(skel->maps.probe_state, o->max_tasks);
+	ls_probes_configure(c);
 	return 0;
 }
 
@@ -184,6 +169,13 @@ static int load(struct ls_collector *c)
 	if (err)
 		return err;
 	err = lockscope_bpf__load(c->skel);
+	if (err && ls_probes_degrade(c, err)) {
+		lockscope_bpf__destroy(c->skel);
+		c->skel = NULL;
+		err = open_and_configure(c, use_btf);
+		if (!err)
+			err = lockscope_bpf__load(c->skel);
+	}
 	if (err && use_btf && !c->o.no_tracepoints) {
 		snprintf(tp->reason, sizeof(tp->reason),
 			 "tp_btf failed to load (%s): using raw_tp",
@@ -291,7 +283,7 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o)
 		if (err == -EPERM)
 			ls_hint("addresses are hidden: run as root or lower kernel.kptr_restrict");
 	}
-	ls_probe_sources(o, c->src);
+	probe_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt);
 	c->stack_caller = calloc(o->max_stacks, sizeof(*c->stack_caller));
 	c->pcpu = calloc((size_t)c->ncpus_possible, sizeof(uint64_t));
 	c->keys = calloc(BATCH, sizeof(struct ls_caller_key) > sizeof(struct ls_lock_key) ?
@@ -316,6 +308,7 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o)
 	}
 	attach_tracepoints(c);
 	attach_sampler(c);
+	ls_probes_attach(c);
 	if (!ls_collector_active(c)) {
 		ls_fail("attach", "any source", "no source could be started");
 		ls_hint("see 'lockscope doctor' for the reason of each source");
@@ -356,6 +349,7 @@ void ls_collector_stop(struct ls_collector *c)
 		return;
 	for (int i = 0; i < 2; i++)
 		bpf_link__destroy(c->tp_links[i]);
+	ls_probes_detach(c);
 	if (c->perf_links)
 		for (int cpu = 0; cpu < c->ncpus_possible; cpu++)
 			bpf_link__destroy(c->perf_links[cpu]);

@@ -21,6 +21,7 @@ struct ls_collector_opts {
 	uint32_t max_locks, max_tasks, max_callers, max_stacks;
 	unsigned sample_hz; /* cpu-clock sampler frequency; 0: off */
 	int no_tracepoints; /* leave the tracepoint source off */
+	enum ls_probe_mode probe_mode; /* function probes: --source */
 	int run_stats; /* enable BPF run-time stats (fd-scoped) */
 	int with_addr; /* put raw addresses in lock names */
 	int verbose; /* libbpf debug output */

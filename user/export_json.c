@@ -49,6 +49,13 @@ struct json_object *ls_row_to_json(const struct ls_row *r, int with_addr)
 	json_object_object_add(o, "waiters", json_object_new_int64(st->waiters));
 	add_u64(o, "peak_waiters", st->peak_waiters_all);
 	add_u64(o, "peak_waiters_interval", st->peak_waiters);
+	add_u64(o, "osq_ns", st->osq_ns);
+	add_u64(o, "osq_calls", st->osq_calls);
+	add_u64(o, "osq_bailouts", st->osq_bailouts);
+	add_u64(o, "osq_peak_spinners", st->osq_peak);
+	add_u64(o, "slow_path_ns", st->slow_ns);
+	add_u64(o, "slow_path_calls", st->slow_calls);
+	add_u64(o, "slow_path_untraced_ns", st->slow_untraced_ns);
 	json_object_object_add(o, "hist_log2_ns", hist_json(st->hist));
 	json_object_object_add(o, "hist_spin_log2_ns", hist_json(st->hist_spin));
 	json_object_object_add(o, "hist_sleep_log2_ns", hist_json(st->hist_sleep));

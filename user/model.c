@@ -224,6 +224,12 @@ void ls_stats_delta(const struct ls_lock_stats *cur,
 	out->spin_failed = sub(cur->spin_failed, prev->spin_failed);
 	out->gave_up = sub(cur->gave_up, prev->gave_up);
 	out->begins = sub(cur->begins, prev->begins);
+	out->osq_ns = sub(cur->osq_ns, prev->osq_ns);
+	out->osq_calls = sub(cur->osq_calls, prev->osq_calls);
+	out->osq_bailouts = sub(cur->osq_bailouts, prev->osq_bailouts);
+	out->slow_ns = sub(cur->slow_ns, prev->slow_ns);
+	out->slow_calls = sub(cur->slow_calls, prev->slow_calls);
+	out->slow_untraced_ns = sub(cur->slow_untraced_ns, prev->slow_untraced_ns);
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
 		out->hist[i] = sub(cur->hist[i], prev->hist[i]);
 		out->hist_spin[i] = sub(cur->hist_spin[i], prev->hist_spin[i]);
@@ -282,7 +288,8 @@ int ls_snap_delta(const struct ls_snapshot *cur,
 		ls_stats_delta(&r->st, p ? &p->st : NULL, &d);
 		/* callers keep their cumulative shares: they are sampled */
 		r->st = d;
-		if (!d.contentions && !d.begins && d.waiters <= 0)
+		if (!d.contentions && !d.begins && d.waiters <= 0 &&
+		    !d.osq_calls && !d.slow_calls)
 			continue;
 		out->rows[keep++] = *r;
 	}
@@ -455,6 +462,8 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_CALLER_MAP_FULL] = "caller map full",
 	[LS_LOSS_SAMPLE_MAP_FULL] = "sample map full",
 	[LS_LOSS_ORPHANED] = "begin without end",
+	[LS_LOSS_PROBE_NESTED] = "probe nesting",
+	[LS_LOSS_OSQ_OUTER] = "osq outer lock unknown",
 };
 
 const char *ls_loss_name(unsigned loss)
@@ -467,6 +476,8 @@ static const char *const ctr_names[LS_CTR_MAX] = {
 	[LS_CTR_PHASE] = "spin-to-sleep",  [LS_CTR_RECORDED] = "recorded",
 	[LS_CTR_SAMPLES] = "samples",	   [LS_CTR_SAMPLES_KERNEL] = "kernel samples",
 	[LS_CTR_SAMPLES_SPIN] = "spin samples", [LS_CTR_STACKS] = "caller stacks",
+	[LS_CTR_OSQ_CALLS] = "osq_lock calls", [LS_CTR_OSQ_BAILOUTS] = "osq_lock bail-outs",
+	[LS_CTR_SLOW_CALLS] = "slow-path calls",
 };
 
 const char *ls_ctr_name(unsigned ctr)

@@ -15,7 +15,7 @@ static const char *why_errno(int err)
 {
 	switch (err) {
 	case EPERM:
-		return "EPERM: the kernel refuses it (lockdown, LSM or missing CAP_BPF/CAP_PERFMON)";
+		return "EPERM, the kernel refuses it (lockdown, LSM or missing CAP_BPF/CAP_PERFMON)";
 	case EACCES:
 		return "EACCES: not permitted (perf_event_paranoid or missing capability)";
 	case ENOENT:
@@ -73,8 +73,7 @@ int ls_probe_fentry(const char *func, char *why, size_t len)
 	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
 	btf__free(btf);
 	if (id < 0) {
-		snprintf(why, len, "%s is not in kernel BTF (inlined or a clone)",
-			 func);
+		snprintf(why, len, "%s not in BTF", func);
 		return -ENOENT;
 	}
 	opts.expected_attach_type = BPF_TRACE_FENTRY;
@@ -83,8 +82,7 @@ int ls_probe_fentry(const char *func, char *why, size_t len)
 			   &opts);
 	if (fd < 0) {
 		err = errno;
-		snprintf(why, len, "loading fentry on %s failed: %s", func,
-			 why_errno(err));
+		snprintf(why, len, "%s", why_errno(err));
 		return -err;
 	}
 	close(fd);
@@ -98,8 +96,7 @@ int ls_probe_kprobe(char *why, size_t len)
 		snprintf(why, len, "kprobe PMU present");
 		return 0;
 	}
-	snprintf(why, len,
-		 "no kprobe PMU (/sys/bus/event_source/devices/kprobe): kernel built without CONFIG_KPROBES");
+	snprintf(why, len, "no kprobe PMU: kernel built without CONFIG_KPROBES");
 	return -ENOENT;
 }
 

@@ -4,10 +4,10 @@
 
 void ls_sources_print(FILE *f, const struct ls_source *src, unsigned n)
 {
-	fprintf(f, "%-22s %-10s %-9s %-7s %s\n", "SOURCE", "MECHANISM",
+	fprintf(f, "%-32s %-10s %-9s %-7s %s\n", "SOURCE", "MECHANISM",
 		"AVAILABLE", "ACTIVE", "REASON");
 	for (unsigned i = 0; i < n; i++)
-		fprintf(f, "%-22s %-10s %-9s %-7s %s\n", src[i].name,
+		fprintf(f, "%-32s %-10s %-9s %-7s %s\n", src[i].name,
 			src[i].mech[0] ? src[i].mech : "-",
 			src[i].available ? "yes" : "no",
 			src[i].active ? "yes" : "no", src[i].reason);

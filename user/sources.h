@@ -8,14 +8,22 @@
 enum ls_source_id {
 	LS_SRC_TP = 0, /* lock:contention_begin/end */
 	LS_SRC_SAMPLER, /* cpu-clock perf_event sampler */
-	LS_SRC_FENTRY, /* fentry/fexit on the slow-path functions */
-	LS_SRC_KPROBE, /* kprobe/kretprobe on the slow-path functions */
-	LS_SRC_MAX,
+	LS_SRC_PROBE, /* first function-probe target: LS_SRC_PROBE + ls_target */
+	LS_SRC_MAX = LS_SRC_PROBE + 4, /* LS_TGT_MAX targets */
+};
+
+/* How function probes may attach (--source). */
+enum ls_probe_mode {
+	LS_PROBE_AUTO = 0, /* fentry where possible, else kprobe */
+	LS_PROBE_FENTRY,
+	LS_PROBE_KPROBE,
+	LS_PROBE_NONE,
 };
 
 struct ls_source {
 	char name[48]; /* "tracepoints", "cpu sampler", ... */
 	char mech[48]; /* mechanism chosen or probed: "tp_btf", "raw_tp", ... */
+	char symbols[160]; /* kernel symbols it attaches to (probes) */
 	int available; /* the kernel offers it */
 	int active; /* lockscope uses it now */
 	char reason[256]; /* one line: why (not) available / active */

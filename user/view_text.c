@@ -107,6 +107,19 @@ static void row_summary(FILE *f, const struct ls_row *r)
 			(unsigned long long)r->st.spin_won,
 			(unsigned long long)r->st.spin_failed, won);
 	fputc('\n', f);
+	if (r->st.osq_calls || r->st.slow_calls) {
+		char o1[16], s1[16], u1[16];
+
+		fprintf(f, "  probes: osq_lock %s in %llu calls (%llu bailed out, peak %llu spinners)  slow path %s in %llu calls, %s outside tracepoint waits%s\n",
+			ls_fmt_ns(o1, sizeof(o1), r->st.osq_ns),
+			(unsigned long long)r->st.osq_calls,
+			(unsigned long long)r->st.osq_bailouts,
+			(unsigned long long)r->st.osq_peak,
+			ls_fmt_ns(s1, sizeof(s1), r->st.slow_ns),
+			(unsigned long long)r->st.slow_calls,
+			ls_fmt_ns(u1, sizeof(u1), r->st.slow_untraced_ns),
+			r->key.kind == LS_KIND_RWSEM_W ? " (writer spin, in spin)" : "");
+	}
 	if (r->ncallers) {
 		fprintf(f, "  callers (%llu sampled stacks):",
 			(unsigned long long)r->caller_samples);

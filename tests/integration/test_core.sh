@@ -34,16 +34,25 @@ if need_root "doctor"; then
 	else
 		fail "doctor: exit $rc: $(head -5 "$out/doctor.txt")"
 	fi
-	# every row carries a reason; probe rows say why they are off
-	bad=$(awk 'NR>2 && NR<=6 && NF < 5' "$out/doctor.txt" | wc -l)
-	if [ "$bad" -eq 0 ] && grep -Eq '^function probes +fentry .*(loads|EPERM|not in kernel BTF|failed)' "$out/doctor.txt" &&
-		grep -Eq '^function probes +kprobe .*(kprobe PMU)' "$out/doctor.txt"; then
-		pass "doctor: fentry and kprobe rows explain themselves"
+	# every row carries a reason; probe rows say why they are (not) on
+	rows=$(sed -n '/^SOURCE /,/^$/p' "$out/doctor.txt" | sed '1d;/^$/d')
+	bad=$(awk 'NF < 5' <<<"$rows" | wc -l)
+	nprobe=$(grep -Ec '^probe (osq_lock|__mutex_lock|rwsem_down_write_slowpath|rwsem_down_read_slowpath) ' <<<"$rows")
+	if [ "$bad" -eq 0 ] && [ "$nprobe" -eq 4 ] &&
+		! grep -E '^probe ' <<<"$rows" | grep -Evq '(fentry|kprobe|none) +(yes|no) +(yes|no) +[^ ]'; then
+		pass "doctor: 4 function-probe rows, each with mechanism and reason"
 	else
-		fail "doctor: rows without reasons: $(sed -n 3,6p "$out/doctor.txt")"
+		fail "doctor: rows: $rows"
+	fi
+	if [ ! -e /sys/bus/event_source/devices/kprobe ]; then
+		if grep -q '^probe osq_lock .*kprobe: no kprobe PMU' "$out/doctor.txt"; then
+			pass "doctor: explains that kprobes are missing here"
+		else
+			fail "doctor: no kprobe explanation: $(grep '^probe osq_lock' "$out/doctor.txt")"
+		fi
 	fi
 	if grep -q '__mutex_lock.constprop' /proc/kallsyms; then
-		if grep -q '__mutex_lock  *__mutex_lock.constprop' "$out/doctor.txt"; then
+		if grep -Eq '^probe __mutex_lock .*found __mutex_lock\.constprop|^probe __mutex_lock .*on __mutex_lock\.constprop' "$out/doctor.txt"; then
 			pass "doctor: resolves __mutex_lock to its clone"
 		else
 			fail "doctor: __mutex_lock clone not shown"

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Guest tier: the same ./lockscope binary, built here, inside Debian's stock
+# generic and PREEMPT_RT kernels under qemu (TCG): function probes (fentry and
+# kprobe on every clone), their numbers on the right locks, static locks named
+# by symbol, and a clean kernel log.
+. "$(dirname "$0")/../lib.sh"
+vm=$LS_ROOT/tests/vm
+out=$LS_OUT/vm
+mkdir -p "$out"
+
+if [ -n "${LS_SKIP_VM:-}" ]; then
+	skip "vm: LS_SKIP_VM is set"
+	exit 0
+fi
+for c in qemu-system-x86_64 busybox apt-get; do
+	need_cmd "vm" "$c" || exit 0
+done
+need_root "vm" || exit 0
+
+# section FILE NAME: the output of one guest command
+section() {
+	awk -v n="$2" '$0 ~ "^LS-OUT-BEGIN "n"$" {on=1; next}
+		$0 ~ "^LS-OUT-END "n"$" {on=0} on' "$1" | grep -v '^LS-OUT-RC '
+}
+# pyjson FILE NAME EXPR: evaluate EXPR on the JSON of section NAME
+pyjson() {
+	section "$1" "$2" | python3 -c '
+import json, sys
+txt = sys.stdin.read()
+i = txt.find("{")
+try:
+    d = json.loads(txt[i:txt.rfind("}") + 1])
+except Exception as e:
+    print("badjson: %s" % e); sys.exit(0)
+print(eval(sys.argv[1]))' "$3"
+}
+
+run_guest() { # run_guest FLAVOUR -> $out/FLAVOUR.log
+	local fl=$1 k initrd="$out/$1.initrd.gz" extra="" bins
+	if ! k=$("$vm/fetch-kernel.sh" "$fl" 2>"$out/$fl.fetch.err"); then
+		skip "vm $fl: kernel image unavailable: $(tail -1 "$out/$fl.fetch.err")"
+		return 1
+	fi
+	bins="$LS $LS_ROOT/build/mmap_hammer $LS_ROOT/build/pipe_hammer"
+	command -v stress-ng >/dev/null && bins="$bins $(command -v stress-ng)"
+	# shellcheck disable=SC2086
+	if ! LS_VM_EXTRA="$extra" "$vm/mkinitrd.sh" "$initrd" "$vm/guest-payload.sh" \
+		$bins >"$out/$fl.mkinitrd.log" 2>&1; then
+		fail "vm $fl: initramfs: $(tail -1 "$out/$fl.mkinitrd.log")"
+		return 1
+	fi
+	"$vm/boot.sh" "$k" "$initrd" 400 >"$out/$fl.log" 2>"$out/$fl.err"
+	local rc=$?
+	if [ $rc -eq 0 ]; then
+		pass "vm $fl: booted $(basename "$k"), ran lockscope, kernel log clean"
+	elif [ $rc -eq 4 ]; then
+		fail "vm $fl: kernel log has BUG/WARNING/Oops: $(head -3 "$out/$fl.err")"
+	else
+		fail "vm $fl: boot.sh exit $rc: $(tail -3 "$out/$fl.err")"
+		return 1
+	fi
+}
+
+# --- generic kernel --------------------------------------------------------
+if run_guest amd64; then
+	log=$out/amd64.log
+	section "$log" doctor >"$out/amd64.doctor.txt"
+	for t in osq_lock rwsem_down_write_slowpath; do
+		if grep -Eq "^probe $t +fentry +yes +yes " "$out/amd64.doctor.txt"; then
+			pass "vm amd64: fentry active on $t: $(grep "^probe $t " "$out/amd64.doctor.txt" | sed 's/  */ /g')"
+		else
+			fail "vm amd64: fentry not active on $t: $(grep "^probe $t " "$out/amd64.doctor.txt")"
+		fi
+	done
+	row=$(grep '^probe __mutex_lock ' "$out/amd64.doctor.txt" | sed 's/  */ /g')
+	if [[ "$row" == *"kprobe yes yes"*"__mutex_lock."* ]]; then
+		pass "vm amd64: __mutex_lock clone attached by kprobe: $row"
+	else
+		fail "vm amd64: __mutex_lock: $row"
+	fi
+	section "$log" doctor-kprobe >"$out/amd64.doctor-kprobe.txt"
+	n=$(grep -Ec '^probe .* kprobe +yes +yes ' "$out/amd64.doctor-kprobe.txt")
+	if [ "$n" -eq 4 ]; then
+		pass "vm amd64: --source kprobe attaches kprobes to all 4 targets"
+	else
+		fail "vm amd64: --source kprobe: $n of 4 active: $(grep '^probe' "$out/amd64.doctor-kprobe.txt")"
+	fi
+	r='[r for r in d["locks"] if r["name"]=="mmap_lock" and r["kind"]=="rwsem:W"]'
+	ws=$(pyjson "$log" mmap "sum(x['slow_path_untraced_ns'] for x in $r)")
+	calls=$(pyjson "$log" mmap "sum(x['slow_path_calls'] for x in $r)")
+	if [ "${ws:-0}" -gt 0 ] 2>/dev/null; then
+		pass "vm amd64: rwsem writer spin on mmap_lock ${ws}ns over $calls slow-path calls"
+	else
+		fail "vm amd64: no writer spin on mmap_lock: ws=$ws calls=$calls"
+	fi
+	osq=$(pyjson "$log" mmap "sum(x['osq_calls'] for x in d['locks'])")
+	osqm=$(pyjson "$log" mmap "sum(x['osq_calls'] for x in $r)")
+	unk=$(pyjson "$log" mmap "d['losses']['osq outer lock unknown']")
+	if [ "${osqm:-0}" -gt 0 ] 2>/dev/null; then
+		pass "vm amd64: osq_lock calls land on mmap_lock ($osqm of $osq; $unk unattributed)"
+	else
+		fail "vm amd64: osq_lock calls on mmap_lock: $osqm of $osq, unknown $unk"
+	fi
+	pr='[r for r in d["locks"] if r["kind"]=="mutex" and "pipe" in r["name"]]'
+	sc=$(pyjson "$log" pipe-kprobe "sum(x['slow_path_calls'] for x in $pr)")
+	if [ "${sc:-0}" -gt 0 ] 2>/dev/null; then
+		pass "vm amd64: kprobe on __mutex_lock clone: $sc slow-path calls on the pipe mutex"
+	else
+		fail "vm amd64: kprobe run: pipe mutex slow-path calls '$sc'"
+	fi
+	if grep -q '^LS-OUT-BEGIN netlink' "$log"; then
+		g='[r for r in d["locks"] if r["name"]=="genl_mutex"]'
+		n=$(pyjson "$log" netlink "sum(x['contentions'] for x in $g)")
+		o=$(pyjson "$log" netlink "sum(x['osq_ns'] for x in $g)")
+		sp=$(pyjson "$log" netlink "sum(x['spin_ns'] for x in $g)")
+		if [ "${n:-0}" -gt 0 ] 2>/dev/null; then
+			pass "vm amd64: static lock named by symbol: genl_mutex, $n contentions"
+		else
+			fail "vm amd64: genl_mutex not named: $(pyjson "$log" netlink '[r["name"] for r in d["locks"]][:6]')"
+		fi
+		if [ "${o:-0}" -gt 0 ] 2>/dev/null && [ "$o" -le "${sp:-0}" ]; then
+			pass "vm amd64: osq spin ${o}ns on genl_mutex, within its spin ${sp}ns"
+		else
+			fail "vm amd64: genl_mutex osq ${o}ns vs spin ${sp}ns"
+		fi
+	else
+		skip "vm amd64: netlink: stress-ng not installed on the host"
+	fi
+fi
+
+# --- PREEMPT_RT kernel -----------------------------------------------------
+if run_guest rt-amd64; then
+	log=$out/rt-amd64.log
+	section "$log" doctor >"$out/rt.doctor.txt"
+	if grep -q '^probe __mutex_lock .*PREEMPT_RT' "$out/rt.doctor.txt"; then
+		pass "vm rt: doctor says mutexes are rt_mutexes: $(grep '^probe __mutex_lock' "$out/rt.doctor.txt" | sed 's/  */ /g')"
+	else
+		fail "vm rt: doctor: $(grep '^probe' "$out/rt.doctor.txt")"
+	fi
+	kinds=$(pyjson "$log" mmap "sorted({r['kind'] for r in d['locks'] if r['contentions']>0})")
+	n=$(pyjson "$log" mmap "sum(r['contentions'] for r in d['locks'] if r['kind'].startswith('rt'))")
+	if [ "${n:-0}" -gt 0 ] 2>/dev/null; then
+		pass "vm rt: contention still shown on PREEMPT_RT ($n rt waits; kinds $kinds)"
+	else
+		fail "vm rt: no rt_mutex/rtlock contention: kinds $kinds"
+	fi
+fi
