@@ -65,21 +65,9 @@ mount_tracefs
 
 # --- netlink-task: genl mutex, spin/sleep split, sampler, reference ----------
 if need_cmd "netlink-task" stress-ng; then
-	ref=""
-	if command -v bpftrace >/dev/null && [ -e /sys/kernel/tracing/events/lock ]; then
-		bpftrace -e 'tracepoint:lock:contention_end { @ends = count(); }' \
-			>"$out/bpftrace.txt" 2>&1 &
-		ref=$!
-		for _ in $(seq 50); do
-			grep -q Attaching "$out/bpftrace.txt" && break
-			sleep 0.2
-		done
-		sleep 1
-	fi
 	"$LS" hist -F 999 --json -- stress-ng --netlink-task 2 -t 5s \
 		>"$out/netlink.json" 2>"$out/netlink.err"
 	rc=$?
-	[ -n "$ref" ] && kill -INT "$ref" && wait "$ref"
 	if [ $rc -ne 0 ]; then
 		fail "netlink: lockscope exit $rc: $(tail -3 "$out/netlink.err")"
 	else
@@ -112,18 +100,40 @@ if need_cmd "netlink-task" stress-ng; then
 		else
 			fail "netlink: sampler spin share is 0"
 		fi
-		if [ -n "$ref" ]; then
-			theirs=$(sed -n 's/^@ends: //p' "$out/bpftrace.txt")
-			ours=$(jget "$out/netlink.json" "d['counters']['ends']")
-			if [ -n "$theirs" ] && [ "$theirs" -gt 0 ] &&
-				python3 -c "import sys; a,b=int(sys.argv[1]),int(sys.argv[2]); sys.exit(0 if abs(a-b) <= 0.10*b else 1)" "$ours" "$theirs"; then
-				pass "netlink: contention ends agree with bpftrace within 10% (lockscope $ours, bpftrace $theirs)"
-			else
-				fail "netlink: lockscope $ours ends vs bpftrace ${theirs:-none}: $(tail -2 "$out/bpftrace.txt")"
-			fi
-		else
-			skip "netlink: reference count: bpftrace or tracefs lock events unavailable"
-		fi
+	fi
+fi
+
+# --- the same events seen by an independent reference at the same time ----
+# Both observe the whole system over overlapping windows of a steady
+# workload: compare their rates of contention_end events.
+if need_cmd "reference" stress-ng && need_cmd "reference" bpftrace &&
+	{ [ -e /sys/kernel/tracing/events/lock ] || { skip "reference: tracefs lock events unavailable"; false; }; }; then
+	stress-ng --netlink-task 2 -t 12s >/dev/null 2>&1 &
+	sn=$!
+	sleep 1
+	bpftrace -e 'tracepoint:lock:contention_end { @ends = count(); }
+		interval:s:6 { exit(); }' >"$out/bpftrace.txt" 2>&1 &
+	ref=$!
+	for _ in $(seq 50); do
+		grep -q Attaching "$out/bpftrace.txt" && break
+		sleep 0.1
+	done
+	"$LS" hist -F 0 -d 6 --json >"$out/ref.json" 2>"$out/ref.err"
+	wait "$ref"
+	kill "$sn" 2>/dev/null
+	wait "$sn" 2>/dev/null
+	theirs=$(sed -n 's/^@ends: //p' "$out/bpftrace.txt")
+	ours=$(jget "$out/ref.json" "d['counters']['ends']")
+	secs=$(jget "$out/ref.json" "d['duration_s']")
+	if [ -n "$theirs" ] && [ "$theirs" -gt 0 ] && python3 -c "
+import sys
+ours, secs, theirs = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+a, b = ours / secs, theirs / 6.0
+print('lockscope %.0f/s, bpftrace %.0f/s' % (a, b))
+sys.exit(0 if abs(a - b) <= 0.10 * b else 1)" "$ours" "$secs" "$theirs" >"$out/ref.cmp"; then
+		pass "reference: contention ends agree with bpftrace within 10%: $(cat "$out/ref.cmp")"
+	else
+		fail "reference: lockscope $ours ends in ${secs}s vs bpftrace ${theirs:-none} in 6s: $(cat "$out/ref.cmp" 2>/dev/null) $(tail -2 "$out/bpftrace.txt")"
 	fi
 fi
 

@@ -4,6 +4,7 @@
  * pipe: they contend on the pipe's mutex (pipe->mutex, via __mutex_lock).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -44,6 +45,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pipe_hammer THREADS(1-256) SECONDS\n");
 		return 2;
 	}
+	signal(SIGPIPE, SIG_IGN); /* writers may outlive the readers at the end */
 	t = calloc(2 * (size_t)n, sizeof(*t));
 	if (!t || pipe(fds)) {
 		perror("pipe_hammer");
