@@ -317,6 +317,14 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 	}
 	if (d > 0) {
 		top = &ws->w[(d - 1) & (LS_DEPTH - 1)];
+		if (top->addr == lock && LS_KIND_IS_SPINNING(top->kind)) {
+			/* A spinner cannot begin twice: the end of the open
+			 * wait was missed.  Drop it and start this one. */
+			bump(&losses, LS_LOSS_ORPHANED);
+			top->start_ns = now;
+			top->phase_ns = now;
+			return 0;
+		}
 		if (top->addr == lock) {
 			/* Same task, same lock: a mutex going from spin to sleep. */
 			bump(&counters, LS_CTR_PHASE);

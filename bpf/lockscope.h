@@ -81,6 +81,8 @@ enum ls_loss {
 	LS_LOSS_ORPHANED, /* wait left open under a later one's end */
 	LS_LOSS_PROBE_NESTED, /* slow path entered while one was open */
 	LS_LOSS_OSQ_OUTER, /* osq_lock() call whose outer lock is unknown */
+	LS_LOSS_RECURSION, /* program runs the kernel skipped (nested on one
+			    * CPU); filled by user space from bpf_prog_info */
 	LS_LOSS_MAX,
 };
 

@@ -489,9 +489,12 @@ static int add_spin_caller(struct ls_collector *c, const void *k,
 				       *(const __u64 *)v);
 }
 
+/* Run-time stats (when enabled) and the kernel's recursion misses, which
+ * are losses whether or not stats are on. */
 static void read_prog_stats(struct ls_collector *c, struct ls_snapshot *s)
 {
 	struct bpf_program *p;
+	uint64_t misses = 0;
 
 	s->nprogs = 0;
 	bpf_object__for_each_program(p, c->skel->obj) {
@@ -500,9 +503,10 @@ static void read_prog_stats(struct ls_collector *c, struct ls_snapshot *s)
 		struct ls_prog_stat *ps;
 		int fd = bpf_program__fd(p);
 
-		if (fd < 0 || s->nprogs >= LS_PROG_MAX)
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
-		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		misses += info.recursion_misses;
+		if (c->stats_fd < 0 || s->nprogs >= LS_PROG_MAX)
 			continue;
 		ps = &s->prog[s->nprogs++];
 		snprintf(ps->name, sizeof(ps->name), "%s", bpf_program__name(p));
@@ -510,6 +514,7 @@ static void read_prog_stats(struct ls_collector *c, struct ls_snapshot *s)
 		ps->run_ns = info.run_time_ns;
 		ps->misses = info.recursion_misses;
 	}
+	s->loss[LS_LOSS_RECURSION] = misses;
 }
 
 int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
@@ -561,7 +566,6 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	for (size_t i = 0; i < s->nrows; i++)
 		ls_name_row(c->have_ks ? &c->ks : NULL, &s->rows[i],
 			    c->o.with_addr);
-	if (c->stats_fd >= 0)
-		read_prog_stats(c, s);
+	read_prog_stats(c, s);
 	return 0;
 }

@@ -464,6 +464,7 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_ORPHANED] = "begin without end",
 	[LS_LOSS_PROBE_NESTED] = "probe nesting",
 	[LS_LOSS_OSQ_OUTER] = "osq outer lock unknown",
+	[LS_LOSS_RECURSION] = "skipped by kernel (nested)",
 };
 
 const char *ls_loss_name(unsigned loss)

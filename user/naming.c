@@ -19,6 +19,7 @@ static const char *const lock_prefixes[] = {
 	"mmap_write_lock", "__mmap_lock", "_down_write", "_down_read",
 	"raw_spin_rq_lock", "_raw_spin_rq_lock", "__task_rq_lock",
 	"task_rq_lock", "double_rq_lock", "_double_lock_balance",
+	"mutex_unlock", "__mutex_unlock", "__up_read", "__up_write",
 };
 
 int ls_is_lock_fn_name(const char *name)
