@@ -4,20 +4,25 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= gcc
 PREFIX ?= /usr/local
+DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD := build
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -D_GNU_SOURCE -I$(BUILD) -Ibpf -Iuser
-LDLIBS := -lbpf -lelf -lz -ljson-c -lm
+LDLIBS := -lbpf -lelf -lz -ljson-c -lm -lmicrohttpd -lcap-ng -lpthread
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
 
 # Pure C parts (no libbpf): unit-tested without root.
 MODEL_SRCS := user/kallsyms.c user/hist.c user/model.c user/naming.c \
 	user/log.c user/sources.c user/view_text.c user/export_json.c \
-	user/cli.c user/run.c
+	user/cli.c user/run.c user/export_prom.c user/netaddr.c
 AGENT_SRCS := user/collector.c user/collector_probes.c user/probe.c user/cmd_doctor.c \
-	user/cmd_hist.c user/cmd_top.c user/main.c
+	user/cmd_hist.c user/cmd_top.c user/main.c user/cmd_serve.c \
+	user/serve_http.c user/privs.c
 MODEL_OBJS := $(MODEL_SRCS:user/%.c=$(BUILD)/%.o)
 AGENT_OBJS := $(AGENT_SRCS:user/%.c=$(BUILD)/%.o)
 
@@ -26,7 +31,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer
 
-.PHONY: all clean test unit-tests tests-build check-format format
+.PHONY: all clean test unit-tests tests-build check-format format install \
+	uninstall
 
 all: lockscope
 
@@ -62,6 +68,23 @@ unit-tests: $(UNIT_BINS)
 # The whole suite: unit tests, then integration tests on this kernel.
 test: tests-build
 	tests/run.sh
+
+# Binary, man page and systemd unit; PREFIX and DESTDIR as usual.
+install: lockscope
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 0755 lockscope $(DESTDIR)$(SBINDIR)/lockscope
+	install -m 0644 man/lockscope.8 $(DESTDIR)$(MANDIR)/man8/lockscope.8
+	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/lockscope.service.in \
+		> $(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service.tmp
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service.tmp
+	mv $(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service.tmp \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/lockscope \
+		$(DESTDIR)$(MANDIR)/man8/lockscope.8 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service
 
 format:
 	clang-format -i bpf/*.c bpf/*.h user/*.c user/*.h tests/unit/*.c

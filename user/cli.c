@@ -8,6 +8,8 @@
 #include <string.h>
 #include "cli.h"
 #include "log.h"
+#include "netaddr.h"
+#include "export_prom.h"
 
 const char *argp_program_version = "lockscope 0.1";
 const char *argp_program_bug_address = "<lockscope issues>";
@@ -20,6 +22,8 @@ static const char doc[] =
 	"  hist     trace for a while, then print wait histograms and the\n"
 	"           CPU share spent spinning\n"
 	"  doctor   show which data sources work on this kernel, and why\n"
+	"  serve    serve /metrics for Prometheus (text format and\n"
+	"           OpenMetrics), then run without privileges\n"
 	"\n"
 	"Examples:\n"
 	"  lockscope doctor\n"
@@ -29,6 +33,7 @@ static const char doc[] =
 	"  lockscope hist -L mmap_lock -d 3 --json\n"
 	"  lockscope top -i 2 -s spin\n"
 	"  lockscope top -b -n 3\n"
+	"  lockscope serve --listen 127.0.0.1:9464 --max-series 50\n"
 	"\vKinds (-T): spinlock rwlock rwlock:R rwlock:W mutex rwsem rwsem:R "
 	"rwsem:W rt_mutex rtlock pcpu-rwsem semaphore.\n"
 	"Sort keys (-s): total count spin sleep avg max waiters peak name kind.";
@@ -47,12 +52,16 @@ enum {
 	OPT_NO_TP,
 	OPT_COST,
 	OPT_SOURCE,
+	OPT_LISTEN,
+	OPT_USER,
+	OPT_MAX_SERIES,
+	OPT_NO_COST,
 };
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "What and how long:", 1 },
 	{ "duration", 'd', "SECONDS", 0, "Trace this long (hist; default: until Ctrl-C or PROGRAM exits)", 1 },
-	{ "interval", 'i', "SECONDS", 0, "Refresh interval (top; default 1)", 1 },
+	{ "interval", 'i', "SECONDS", 0, "Refresh interval (top), collection interval (serve); default 1", 1 },
 	{ "count", 'n', "N", 0, "hist: show the N most contended locks (default 10); top: stop after N frames", 1 },
 	{ "pid", 'p', "PID", 0, "Only waits of this process", 1 },
 	{ "lock", 'L', "NAME|ADDR", 0, "Only locks whose name contains NAME, or at hex ADDR", 1 },
@@ -64,6 +73,11 @@ static const struct argp_option options[] = {
 	{ "addr", OPT_ADDR, NULL, 0, "Show raw kernel addresses (they defeat KASLR)", 2 },
 	{ "cost", OPT_COST, NULL, 0, "Measure lockscope's own cost (BPF run-time stats)", 2 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug messages", 2 },
+	{ NULL, 0, NULL, 0, "serve:", 4 },
+	{ "listen", OPT_LISTEN, "ADDR:PORT", 0, "Listen here (default 127.0.0.1:9464; [ADDR6]:PORT, :PORT for every address)", 4 },
+	{ "user", OPT_USER, "NAME", 0, "When started as root, run as this user once the BPF programs are attached (default nobody)", 4 },
+	{ "max-series", OPT_MAX_SERIES, "N", 0, "Export at most N locks as their own series; the rest are summed into lock=\"other\" (default 50)", 4 },
+	{ "no-cost", OPT_NO_COST, NULL, 0, "Leave BPF run-time stats off (no lockscope_bpf_program_* metrics)", 4 },
 	{ NULL, 0, NULL, 0, "Collection:", 3 },
 	{ "freq", 'F', "HZ", 0, "CPU sampler frequency per CPU (default 99, 0: off)", 3 },
 	{ "no-tracepoints", OPT_NO_TP, NULL, 0, "Leave the lock tracepoints off", 3 },
@@ -81,6 +95,7 @@ static const char *const cmd_names[LS_CMD_NR] = {
 	[LS_CMD_TOP] = "top",
 	[LS_CMD_HIST] = "hist",
 	[LS_CMD_DOCTOR] = "doctor",
+	[LS_CMD_SERVE] = "serve",
 };
 
 const char *ls_cmd_name(enum ls_cmd c)
@@ -244,6 +259,27 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_KALLSYMS:
 		o->col.kallsyms = arg;
 		return 0;
+	case OPT_LISTEN: {
+		struct sockaddr_storage ss;
+		const char *why;
+		socklen_t len;
+
+		if (ls_parse_listen(arg, &ss, &len, &why))
+			return bad("--listen", arg, -ERANGE, why);
+		o->listen = arg;
+		return 0;
+	}
+	case OPT_USER:
+		if (!*arg)
+			return bad("--user", arg, -EINVAL, "");
+		o->user = arg;
+		return 0;
+	case OPT_MAX_SERIES:
+		err = ls_parse_u32(arg, 0, 10000, &o->max_series);
+		return err ? bad("--max-series", arg, err, "must be between 0 and 10000") : 0;
+	case OPT_NO_COST:
+		o->no_cost = 1;
+		return 0;
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0) {
 			ls_fail("parse", "arguments",
@@ -259,7 +295,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			char obj[96];
 
 			snprintf(obj, sizeof(obj), "command '%.64s'", arg);
-			ls_fail("run", obj, "unknown command (top, hist, doctor)");
+			ls_fail("run", obj, "unknown command (top, hist, doctor, serve)");
 		}
 		return EINVAL;
 	default:
@@ -279,6 +315,9 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	o->interval = 1.0;
 	o->nlocks = 10;
 	o->cmd = LS_CMD_TOP;
+	o->listen = LS_DEF_LISTEN;
+	o->user = "nobody";
+	o->max_series = LS_PROM_DEF_MAX_SERIES;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			split = i;
@@ -302,8 +341,11 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 			ls_fail("parse", "arguments", "no program after --");
 			return -EINVAL;
 		}
-		if (o->cmd == LS_CMD_DOCTOR) {
-			ls_fail("parse", "arguments", "doctor runs no program");
+		if (o->cmd == LS_CMD_DOCTOR || o->cmd == LS_CMD_SERVE) {
+			ls_fail("parse", "arguments",
+				o->cmd == LS_CMD_DOCTOR ?
+					"doctor runs no program" :
+					"serve runs no program");
 			return -EINVAL;
 		}
 	}

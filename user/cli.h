@@ -11,6 +11,7 @@ enum ls_cmd {
 	LS_CMD_TOP = 0,
 	LS_CMD_HIST,
 	LS_CMD_DOCTOR,
+	LS_CMD_SERVE,
 	LS_CMD_NR,
 };
 
@@ -27,6 +28,11 @@ struct ls_opts {
 	char *lock_arg; /* -L as given */
 	int json; /* hist: JSON instead of text */
 	int batch; /* top: plain text frames */
+	/* serve */
+	const char *listen; /* ADDR:PORT (checked) */
+	const char *user; /* run as this user after start when root */
+	uint32_t max_series; /* locks exported as their own series */
+	int no_cost; /* leave BPF run-time stats off */
 	char **argv; /* COMMAND ARGS after "--", NULL-terminated; NULL if none */
 	int argc;
 };

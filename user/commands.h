@@ -8,5 +8,6 @@
 int ls_cmd_doctor(const struct ls_opts *o);
 int ls_cmd_hist(const struct ls_opts *o);
 int ls_cmd_top(const struct ls_opts *o);
+int ls_cmd_serve(const struct ls_opts *o);
 
 #endif

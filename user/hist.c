@@ -27,6 +27,15 @@ uint64_t ls_hist_count(const __u64 *h)
 	return n;
 }
 
+uint64_t ls_hist_cum(const __u64 *h, unsigned last)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i <= last && i < LS_HIST_SLOTS; i++)
+		n += h[i];
+	return n;
+}
+
 uint64_t ls_hist_pct(const __u64 *h, double pct)
 {
 	uint64_t n = ls_hist_count(h), seen = 0;

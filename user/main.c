@@ -17,6 +17,8 @@ int main(int argc, char **argv)
 		return ls_cmd_doctor(&o);
 	case LS_CMD_HIST:
 		return ls_cmd_hist(&o);
+	case LS_CMD_SERVE:
+		return ls_cmd_serve(&o);
 	default:
 		return ls_cmd_top(&o);
 	}
