@@ -286,7 +286,7 @@ int ls_cmd_serve(const struct ls_opts *o)
 	ls_snap_init(&s.prev);
 	ls_snap_init(&s.cur);
 	ls_snap_init(&s.next);
-	ls_prom_init(&s.prom, o->max_series, o->col.with_addr);
+	ls_prom_init(&s.prom, o->max_series, o->col.with_addr, o->interval);
 	s.meta.version = "0.1";
 	s.meta.interval_s = o->interval;
 	s.meta.lock_table_size = o->col.max_locks;

@@ -6,12 +6,16 @@
  * Pure C (no libbpf, no HTTP): `lockscope serve` feeds it one snapshot per
  * collection interval and serves the text it writes.
  *
- * Series are sticky.  A lock (address and kind) is assigned once, the first
- * time it is seen with a caller, to its own series (labels lock, kind,
- * caller, frozen then) while fewer than max_series exist, else for good to
- * the series lock="other" of its kind.  Locks that share a label set share
- * a series.  So every counter only ever grows: Prometheus never sees a
- * false counter reset when a lock climbs the ranking.
+ * Cardinality is bounded: at most max_series label sets (lock, kind,
+ * caller) of their own, the other locks summed into lock="other" of their
+ * kind.  Which locks get a series of their own follows recent wait time
+ * (an exponentially decaying sum, half-life about a minute), with
+ * hysteresis: a lock in "other" replaces the weakest own series only when
+ * it waited more than twice as long recently, and a series is kept at
+ * least a minute.  A lock that changes series takes only its future
+ * increments along (its past stays where it was counted), so every
+ * exported counter only grows and no increment is counted twice: rates
+ * summed over the series stay exact.
  */
 #ifndef LS_EXPORT_PROM_H
 #define LS_EXPORT_PROM_H
@@ -28,10 +32,20 @@
 /* Collections a lock without any caller waits for one before it is
  * exported as "<kind>@?" (its first contention normally brings a stack). */
 #define LS_PROM_PENDING_ROUNDS 3
+#define LS_PROM_HALF_LIFE_S 60.0 /* of the recent-wait ranking */
+#define LS_PROM_MIN_AGE_S 60.0 /* a series is kept at least this long */
+#define LS_PROM_MAX_SWAPS 4 /* series replaced per update, at most */
 
 enum ls_prom_format {
 	LS_PROM_TEXT = 0, /* Prometheus text format 0.0.4 */
 	LS_PROM_OPENMETRICS, /* OpenMetrics 1.0.0 text */
+};
+
+/* Counters of a lock or a series (cumulative). */
+struct ls_prom_counts {
+	uint64_t contentions, total_ns, spin_ns, sleep_ns;
+	uint64_t spin_won, spin_failed, gave_up;
+	__u64 hist[LS_HIST_SLOTS];
 };
 
 /* One exported label set and the sums of its locks. */
@@ -40,13 +54,14 @@ struct ls_prom_series {
 	char kind[24];
 	char caller[LS_FN_MAX];
 	uint64_t addr; /* with_addr only */
-	unsigned nlocks; /* locks assigned so far */
-	/* sums over the locks, from the last update */
-	uint64_t contentions, total_ns, spin_ns, sleep_ns;
-	uint64_t spin_won, spin_failed, gave_up;
+	int used; /* own series: slot in use */
+	uint64_t born; /* update round it was created in */
+	unsigned nlocks; /* locks assigned now */
+	struct ls_prom_counts c; /* sums, from the last update */
+	struct ls_prom_counts frozen; /* "other": left by locks promoted */
 	uint64_t waiters; /* now */
 	uint64_t peak_waiters; /* largest interval peak among the locks */
-	__u64 hist[LS_HIST_SLOTS];
+	double score; /* recent wait of its locks (rebalancing) */
 };
 
 /* Where a lock's stats go. */
@@ -54,6 +69,9 @@ struct ls_prom_slot {
 	struct ls_lock_key key;
 	int32_t series; /* index into series[], LS_PROM_OTHER or _PENDING */
 	uint32_t rounds; /* collections seen while pending */
+	double score; /* decaying sum of wait time per collection, ns */
+	uint64_t last_total; /* total_ns at the previous update */
+	struct ls_prom_counts *base; /* counters when it changed series */
 };
 #define LS_PROM_OTHER (-1)
 #define LS_PROM_PENDING (-2)
@@ -61,11 +79,15 @@ struct ls_prom_slot {
 struct ls_prom {
 	unsigned max_series;
 	int with_addr; /* add an addr label (raw kernel address) */
-	struct ls_prom_series *series; /* own series, in order of admission */
-	size_t nseries;
+	double decay; /* per update: score *= decay */
+	uint64_t min_age; /* updates a series lives at least */
+	struct ls_prom_series *series; /* max_series own series, by slot */
+	size_t nseries; /* own series in use */
 	struct ls_prom_series other[LS_KIND_MAX]; /* lock="other" per kind */
 	struct ls_prom_slot *slots; /* sorted by key */
 	size_t nslots, slots_cap;
+	uint64_t round; /* updates so far */
+	uint64_t promoted, demoted; /* series changes so far */
 	/* from the last update */
 	size_t nrows, npending, nother;
 	uint64_t epoch;
@@ -88,10 +110,12 @@ struct ls_prom_meta {
 	uint64_t rss_bytes, vsz_bytes, max_fds;
 };
 
-void ls_prom_init(struct ls_prom *p, unsigned max_series, int with_addr);
+/* @interval_s: time between updates, for the ranking's half-life. */
+void ls_prom_init(struct ls_prom *p, unsigned max_series, int with_addr,
+		  double interval_s);
 void ls_prom_free(struct ls_prom *p);
-/* Assign @s's rows to series and recompute every series' sums.
- * 0 or -ENOMEM (then the previous sums stay). */
+/* Assign @s's rows to series, rebalance, recompute every series' sums.
+ * 0 or -ENOMEM. */
 int ls_prom_update(struct ls_prom *p, const struct ls_snapshot *s);
 /*
  * Write the whole exposition.  @cur is the snapshot given to the last

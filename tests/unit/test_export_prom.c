@@ -88,7 +88,7 @@ static void test_histogram_buckets(void **state)
 	r->st.contentions = 7;
 	r->st.total_ns = 3000000000ULL;
 	ls_snap_index(&s);
-	ls_prom_init(&p, 10, 0);
+	ls_prom_init(&p, 10, 0, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_true(value(t, "lockscope_lock_wait_seconds_bucket{" A ",le=\"2.56e-07\"}") == 3);
@@ -124,7 +124,7 @@ static void test_max_series_sticky_other(void **state)
 	add(&s, 0x3000, LS_KIND_MUTEX, "mutex@c", "c", 10, 100);
 	add(&s, 0x4000, LS_KIND_SPINLOCK, "spinlock@d", "d", 5, 50);
 	ls_snap_index(&s);
-	ls_prom_init(&p, 2, 0);
+	ls_prom_init(&p, 2, 0, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	assert_int_equal(p.nseries, 2);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
@@ -156,6 +156,74 @@ static void test_max_series_sticky_other(void **state)
 	ls_snap_free(&s);
 }
 
+static double contentions_of(const char *t, const char *lock)
+{
+	char key[200];
+
+	snprintf(key, sizeof(key),
+		 "lockscope_lock_contentions_total{lock=\"%s\",kind=\"mutex\",caller=\"%s\"}",
+		 lock, strchr(lock, '@') ? strchr(lock, '@') + 1 : "other");
+	return value(t, key);
+}
+
+static void grow(struct ls_snapshot *s, uint64_t addr, uint64_t dc,
+		 uint64_t dns)
+{
+	struct ls_row *r = ls_snap_find(
+		s, &(struct ls_lock_key){ .addr = addr, .kind = LS_KIND_MUTEX });
+
+	assert_non_null(r);
+	r->st.contentions += dc;
+	r->st.total_ns += dns;
+	r->st.hist[ls_hist_slot(dns / dc)] += dc;
+}
+
+static void test_promotion_keeps_counters_monotonic(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@a", "a", 30, 300);
+	add(&s, 0x2000, LS_KIND_MUTEX, "mutex@b", "b", 20, 200);
+	add(&s, 0x3000, LS_KIND_MUTEX, "mutex@c", "c", 10, 100);
+	ls_snap_index(&s);
+	ls_prom_init(&p, 2, 0, 1);
+	p.min_age = 0; /* series may give way at once */
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(contentions_of(t, "other") == 10);
+	free(t);
+
+	/* c becomes the hottest lock: it takes the place of b, the weakest */
+	grow(&s, 0x3000, 5, 10000);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(p.promoted, 1);
+	assert_int_equal(p.demoted, 1);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(contentions_of(t, "mutex@a") == 30);
+	assert_true(contentions_of(t, "mutex@b") == -1); /* series ended */
+	assert_true(contentions_of(t, "mutex@c") == 0); /* new increments only */
+	assert_true(contentions_of(t, "other") == 15); /* c's past stays */
+	assert_true(value(t, "lockscope_lock_series_changes_total{change=\"promoted\"}") == 1);
+	free(t);
+
+	/* later increments land in c's series and, for b, in "other" */
+	grow(&s, 0x3000, 1, 1000);
+	grow(&s, 0x2000, 2, 50);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(contentions_of(t, "mutex@c") == 1);
+	assert_true(contentions_of(t, "other") == 17);
+	assert_true(value(t, "lockscope_lock_wait_seconds_count{lock=\"other\",kind=\"mutex\",caller=\"other\"}") == 17);
+	assert_int_equal(p.promoted, 1); /* b is not twice as hot as c */
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
 static void test_same_labels_share_a_series(void **state)
 {
 	struct ls_snapshot s;
@@ -167,7 +235,7 @@ static void test_same_labels_share_a_series(void **state)
 	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg", 3, 30);
 	add(&s, 0x2000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg", 4, 40);
 	ls_snap_index(&s);
-	ls_prom_init(&p, 10, 0);
+	ls_prom_init(&p, 10, 0, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	assert_int_equal(p.nseries, 1);
 	assert_int_equal(p.series[0].nlocks, 2);
@@ -180,7 +248,7 @@ static void test_same_labels_share_a_series(void **state)
 	ls_prom_free(&p);
 
 	/* with --addr each lock is its own series, the address a label */
-	ls_prom_init(&p, 10, 1);
+	ls_prom_init(&p, 10, 1, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	assert_int_equal(p.nseries, 2);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
@@ -201,7 +269,7 @@ static void test_no_address_unless_asked(void **state)
 	ls_snap_init(&s);
 	add(&s, 0xffff88800abcdef0ULL, LS_KIND_RWSEM_W, "mmap_lock", "do_mmap", 2, 20);
 	ls_snap_index(&s);
-	ls_prom_init(&p, 10, 0);
+	ls_prom_init(&p, 10, 0, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_null(strstr(t, "abcdef0"));
@@ -209,7 +277,7 @@ static void test_no_address_unless_asked(void **state)
 	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"mmap_lock\",kind=\"rwsem:W\",caller=\"do_mmap\"}") == 2);
 	free(t);
 	ls_prom_free(&p);
-	ls_prom_init(&p, 10, 1);
+	ls_prom_init(&p, 10, 1, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_non_null(strstr(t, "addr=\"ffff88800abcdef0\""));
@@ -230,7 +298,7 @@ static void test_pending_until_caller(void **state)
 	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@?", NULL, 1, 10);
 	add(&s, 0x2000, LS_KIND_SPINLOCK, "spinlock@?", NULL, 1, 10);
 	ls_snap_index(&s);
-	ls_prom_init(&p, 10, 0);
+	ls_prom_init(&p, 10, 0, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	assert_int_equal(p.nseries, 0);
 	assert_int_equal(p.npending, 2);
@@ -262,7 +330,7 @@ static void test_escaping(void **state)
 	ls_snap_init(&s);
 	add(&s, 0x1000, LS_KIND_MUTEX, "we\"ird\\na\nme", "c", 1, 10);
 	ls_snap_index(&s);
-	ls_prom_init(&p, 10, 0);
+	ls_prom_init(&p, 10, 0, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_non_null(strstr(t, "{lock=\"we\\\"ird\\\\na\\nme\",kind=\"mutex\",caller=\"c\"} 1\n"));
@@ -282,7 +350,7 @@ static void test_openmetrics_shape(void **state)
 	ls_snap_init(&s);
 	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg", 1, 10);
 	ls_snap_index(&s);
-	ls_prom_init(&p, 10, 0);
+	ls_prom_init(&p, 10, 0, 1);
 	assert_int_equal(ls_prom_update(&p, &s), 0);
 	t = render(&p, &s, NULL, LS_PROM_OPENMETRICS);
 	n = strlen(t);
@@ -316,7 +384,7 @@ static void test_spin_share_interval(void **state)
 	cur.func_samples[1] = 25; /* +25 */
 	cur.func_samples[LS_SPIN_FUNC_OTHER] = 1000; /* +100 */
 	cur.func_samples[LS_SPIN_FUNC_USER] = 25; /* +25 */
-	ls_prom_init(&p, 10, 0);
+	ls_prom_init(&p, 10, 0, 1);
 	assert_int_equal(ls_prom_update(&p, &cur), 0);
 	t = render(&p, &cur, &prev, LS_PROM_TEXT);
 	assert_true(value(t, "lockscope_spin_share_ratio{function=\"osq_lock\"}") == 0.25);
@@ -402,6 +470,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_histogram_buckets),
 		cmocka_unit_test(test_max_series_sticky_other),
+		cmocka_unit_test(test_promotion_keeps_counters_monotonic),
 		cmocka_unit_test(test_same_labels_share_a_series),
 		cmocka_unit_test(test_no_address_unless_asked),
 		cmocka_unit_test(test_pending_until_caller),
