@@ -5,9 +5,9 @@
 set -eu
 what=${1:-build}
 build_pkgs="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
-	libjson-c-dev libncurses-dev libmicrohttpd-dev pkg-config"
+	libjson-c-dev libncurses-dev libmicrohttpd-dev libcap-ng-dev pkg-config"
 test_pkgs="libcmocka-dev stress-ng bpftrace python3 tmux qemu-system-x86
-	busybox-static cpio"
+	busybox-static cpio curl prometheus python3-prometheus-client"
 case "$what" in
 build) pkgs=$build_pkgs ;;
 test) pkgs="$build_pkgs $test_pkgs" ;;

@@ -1,0 +1,346 @@
+#!/usr/bin/env bash
+# tests/integration/test_serve.sh - `lockscope serve` end to end: a real
+# Prometheus server scrapes it on loopback during a contention workload;
+# promtool and an OpenMetrics parser check the exposition; bad requests get
+# the right codes; concurrent and stuck clients do not slow collection; the
+# process runs unprivileged after start.  Everything on 127.0.0.1, bounded
+# in time.
+set -u
+. "$(dirname "$0")/../lib.sh"
+
+T=serve
+need_tracepoints "$T" || exit 0
+for c in curl python3 stress-ng; do
+	need_cmd "$T: $c" "$c" || exit 0
+done
+
+work=$(mktemp -d /tmp/lockscope-serve.XXXXXX)
+chmod 755 "$work"
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# start_serve LOG ARGS...: start lockscope serve on a free loopback port;
+# sets SPID and URL (http://127.0.0.1:PORT) once it prints its address.
+start_serve() {
+	local log=$1
+	shift
+	"$LS" serve --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
+	SPID=$!
+	pids+=("$SPID")
+	URL=
+	for _ in $(seq 100); do
+		URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -1)
+		[ -n "$URL" ] && return 0
+		kill -0 "$SPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$log"
+	return 1
+}
+
+# value FILE METRIC_WITH_LABELS: the sample's value in a text exposition
+value() {
+	awk -v m="$2" '$1 == m { print $2; exit }' "$1"
+}
+
+# ---- start, unprivileged ----------------------------------------------
+if ! start_serve "$work/serve.log" -i 0.5 --max-series 3; then
+	fail "$T: starts and prints its address"
+	exit 0
+fi
+pass "$T: starts and prints its address ($URL)"
+port=${URL##*:}
+
+nobody=$(id -u nobody 2>/dev/null || echo 65534)
+st=/proc/$SPID/status
+uids=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' "$st")
+capeff=$(awk '/^CapEff:/ { print $2 }' "$st")
+capprm=$(awk '/^CapPrm:/ { print $2 }' "$st")
+capbnd=$(awk '/^CapBnd:/ { print $2 }' "$st")
+nnp=$(awk '/^NoNewPrivs:/ { print $2 }' "$st")
+echo "  $st: Uid $uids, CapEff $capeff, CapPrm $capprm, CapBnd $capbnd, NoNewPrivs $nnp"
+if [ "$uids" = "$nobody $nobody $nobody $nobody" ]; then
+	pass "$T: runs as nobody after start (real, effective, saved, fs uid)"
+else
+	fail "$T: runs as nobody after start: Uid is '$uids'"
+fi
+if [ "$capeff" = 0000000000000000 ] && [ "$capprm" = 0000000000000000 ] &&
+	[ "$capbnd" = 0000000000000000 ] && [ "$nnp" = 1 ]; then
+	pass "$T: no capabilities left (effective, permitted, bounding), no_new_privs"
+elif grep -q 'keeping CAP_' "$work/serve.log"; then
+	skip "$T: no capabilities left: this kernel needs CAP_BPF to read maps, kept alone ($capeff)"
+else
+	fail "$T: no capabilities left: CapEff $capeff CapPrm $capprm CapBnd $capbnd NoNewPrivs $nnp"
+fi
+
+# ---- a workload and a real Prometheus ------------------------------------
+stress-ng --netlink-task 2 -t 40s >"$work/stress.log" 2>&1 &
+stress=$!
+pids+=("$stress")
+
+prom_ok=0
+if command -v prometheus >/dev/null 2>&1; then
+	pport=$(free_port)
+	cat >"$work/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: lockscope
+    static_configs:
+      - targets: ['127.0.0.1:$port']
+EOF
+	prometheus --config.file="$work/prometheus.yml" \
+		--storage.tsdb.path="$work/tsdb" \
+		--web.listen-address="127.0.0.1:$pport" \
+		--log.level=warn >"$work/prometheus.log" 2>&1 &
+	pids+=("$!")
+	for _ in $(seq 150); do
+		curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null 2>&1 && {
+			prom_ok=1
+			break
+		}
+		sleep 0.2
+	done
+	[ "$prom_ok" = 1 ] || { cat "$work/prometheus.log"; fail "$T: Prometheus starts"; }
+else
+	skip "$T: Prometheus scrapes lockscope: prometheus is not installed"
+fi
+
+# Ask Prometheus for lockscope contention series with a non-zero rate;
+# poll up to 30 s (scrapes every 1 s, rate over 5 s).
+if [ "$prom_ok" = 1 ]; then
+	q='rate(lockscope_lock_contentions_total[5s]) > 0'
+	found=
+	for _ in $(seq 30); do
+		curl -sfG "http://127.0.0.1:$pport/api/v1/query" \
+			--data-urlencode "query=$q" -o "$work/q.json" 2>/dev/null &&
+			found=$(python3 - "$work/q.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["data"]["result"]:
+    m = r["metric"]
+    if m.get("job") == "lockscope" and float(r["value"][1]) > 0:
+        print('rate(lockscope_lock_contentions_total{lock="%s",kind="%s",caller="%s"}) %.1f/s' % (
+            m.get("lock"), m.get("kind"), m.get("caller"),
+            float(r["value"][1])))
+EOF
+)
+		[ -n "$found" ] && break
+		sleep 1
+	done
+	if [ -n "$found" ]; then
+		echo "$found" | sed 's/^/  /' | head -5
+		pass "$T: Prometheus scrapes lockscope and finds a contention series with a non-zero rate"
+	else
+		cat "$work/q.json" 2>/dev/null
+		curl -s "http://127.0.0.1:$pport/api/v1/targets" | head -c 600
+		fail "$T: Prometheus scrapes lockscope and finds a contention series with a non-zero rate"
+	fi
+	curl -sfG "http://127.0.0.1:$pport/api/v1/query" \
+		--data-urlencode 'query=up{job="lockscope"}' -o "$work/up.json"
+	if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["data"]["result"]; sys.exit(0 if r and r[0]["value"][1]=="1" else 1)' "$work/up.json" 2>/dev/null; then
+		pass "$T: Prometheus reports the target up"
+	else
+		fail "$T: Prometheus reports the target up: $(cat "$work/up.json")"
+	fi
+fi
+
+# ---- the exposition ------------------------------------------------------
+curl -sf "$URL/metrics" -D "$work/h.txt" -o "$work/m.txt"
+curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' \
+	"$URL/metrics" -D "$work/hom.txt" -o "$work/om.txt"
+if grep -qi '^content-type: text/plain; version=0.0.4' "$work/h.txt" &&
+	grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$work/hom.txt" &&
+	[ "$(tail -1 "$work/om.txt")" = '# EOF' ]; then
+	pass "$T: text format by default, OpenMetrics when asked (Accept)"
+else
+	fail "$T: content negotiation: $(grep -i content-type "$work/h.txt" "$work/hom.txt")"
+fi
+
+if command -v promtool >/dev/null 2>&1; then
+	if out=$(promtool check metrics <"$work/m.txt" 2>&1) && [ -z "$out" ]; then
+		pass "$T: promtool check metrics accepts the output ($(grep -vc '^#' "$work/m.txt") samples)"
+	else
+		echo "$out" | head -20
+		fail "$T: promtool check metrics accepts the output"
+	fi
+else
+	skip "$T: promtool check metrics: promtool is not installed"
+fi
+
+if /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
+	if out=$(/usr/bin/python3 - "$work/om.txt" 2>&1 <<'EOF'
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+fams = list(text_string_to_metric_families(open(sys.argv[1]).read()))
+print(len(fams), "families")
+EOF
+); then
+		pass "$T: the OpenMetrics output parses strictly ($out)"
+	else
+		echo "$out" | tail -3
+		fail "$T: the OpenMetrics output parses strictly"
+	fi
+else
+	skip "$T: OpenMetrics parse: python3-prometheus-client is not installed"
+fi
+
+# No kernel address anywhere, in either format (no label, no value).
+if grep -Eiq 'ffff[0-9a-f]{12}|0x[0-9a-f]{8,}' "$work/m.txt" "$work/om.txt"; then
+	grep -Eio '[a-z_]*="[^"]*ffff[0-9a-f]{12}[^"]*"' "$work/m.txt" | head -3
+	fail "$T: no kernel address in the output by default"
+else
+	pass "$T: no kernel address in the output by default"
+fi
+
+# Cardinality: at most --max-series 3 lock series of their own.
+own=$(grep '^lockscope_lock_contentions_total{' "$work/m.txt" |
+	grep -vc '{lock="other"')
+other=$(grep -c '^lockscope_lock_contentions_total{lock="other"' "$work/m.txt")
+in_other=$(value "$work/m.txt" 'lockscope_locks{series="other"}')
+echo "  lock series: $own own, $other other (holding $in_other locks)"
+if [ "$own" -le 3 ] && { [ "${in_other:-0}" = 0 ] || [ "$other" -ge 1 ]; }; then
+	pass "$T: --max-series 3 bounds the lock series, the rest summed into lock=\"other\""
+else
+	fail "$T: --max-series 3 bounds the lock series: $own own, $other other, $in_other locks in other"
+fi
+
+# The series add up: contentions over all series (those still exported)
+# never exceed the waits recorded by the BPF programs.
+sum=$(awk '/^lockscope_lock_contentions_total\{/ { s += $2 } END { print s + 0 }' "$work/m.txt")
+rec=$(value "$work/m.txt" 'lockscope_events_total{event="recorded"}')
+echo "  contentions over all series $sum, waits recorded $rec"
+if [ "$sum" -gt 0 ] && [ "$sum" -le "$((rec + rec / 100))" ]; then
+	pass "$T: lock series sum to at most the recorded waits (and are not empty)"
+else
+	fail "$T: lock series sum: $sum against $rec recorded"
+fi
+
+# ---- bad requests ------------------------------------------------------
+code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+raw() {
+	timeout 5 bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$port"'; printf "%b" "$1" >&3; head -c 300 <&3' _ "$1" 2>/dev/null |
+		head -1 | awk '{ print $2 }'
+}
+big=$(head -c 40000 /dev/zero | tr '\0' a)
+got="404:$(code "$URL/nope") 405:$(code -X POST "$URL/metrics") 405:$(code -X DELETE "$URL/metrics")"
+got="$got 413:$(code -X GET -H 'Content-Type: text/plain' --data-binary hello "$URL/metrics")"
+got="$got 431:$(code -H "X-Big: $big" "$URL/metrics") 414:$(code "$URL/metrics?$big")"
+got="$got 400:$(raw 'GET /metrics HTTP/1.1\r\n\r\n')"
+got="$got 400:$(raw 'GET /metrics HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n')"
+# libmicrohttpd answers these at the request line and may reset the
+# connection before the answer is read: an answer, if any, must be 4xx/5xx.
+garbage=$(raw 'GARBAGE\r\n\r\n')
+version=$(raw 'GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n')
+allow=$(curl -s -D - -o /dev/null -X POST "$URL/metrics" | tr -d '\r' | awk -F': ' 'tolower($1) == "allow" { print $2 }')
+bad=
+for g in $got; do
+	[ "${g%%:*}" = "${g#*:}" ] || bad="$bad $g"
+done
+echo "  want:got $got; garbage request line -> ${garbage:-closed}; HTTP/9.9 -> ${version:-closed}; Allow: $allow"
+if [ -z "$bad" ] && [ "$allow" = "GET, HEAD" ] && [[ "${garbage:-400}" == 4* ]] &&
+	[[ "${version:-505}" == 505 ]] &&
+	[ "$(code "$URL/metrics")" = 200 ]; then
+	pass "$T: wrong paths, methods, bodies, oversized and malformed requests get 404/405/413/431/414/400/505, then /metrics still answers"
+else
+	fail "$T: bad requests:$bad; Allow '$allow'; garbage '$garbage'; HTTP/9.9 '$version'"
+fi
+
+# ---- concurrent and stuck clients do not slow collection -----------------
+c0=$(curl -s "$URL/metrics" | awk '$1 == "lockscope_collections_total" { print $2 }')
+t0=$(date +%s.%N)
+# 8 clients that send half a request and stall, 1 that never reads
+for i in $(seq 8); do
+	timeout 8 bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$port"'; printf "GET /metrics HTTP/1.1\r\nHost: x\r\n" >&3; sleep 7' &
+	pids+=("$!")
+done
+for i in $(seq 1); do
+	timeout 8 bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$port"'; for j in $(seq 50); do printf "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n" >&3; done; sleep 7' &
+	pids+=("$!")
+done
+sleep 0.5
+# 200 scrapes, 12 at a time
+seq 200 | xargs -P 12 -I{} curl -s -m 5 -o /dev/null -w '%{http_code} %{size_download}\n' \
+	"$URL/metrics" >"$work/scrapes.txt"
+okn=$(awk '$1 == 200 && $2 > 1000' "$work/scrapes.txt" | wc -l)
+t1=$(date +%s.%N)
+sleep 1.2
+c1=$(curl -s "$URL/metrics" | awk '$1 == "lockscope_collections_total" { print $2 }')
+t2=$(date +%s.%N)
+read -r want got_c el <<<"$(python3 -c "import sys; t0,t2,c0,c1=map(float,sys.argv[1:]); print(int((t2-t0)/0.5), int(c1-c0), '%.1f' % (t2-t0))" "$t0" "$t2" "$c0" "$c1")"
+echo "  $okn/200 concurrent scrapes answered in $(python3 -c "print('%.1f' % ($t1-$t0))")s beside 9 stalled clients; $got_c collections in ${el}s (interval 0.5s: ~$want due)"
+if [ "$okn" = 200 ]; then
+	pass "$T: 200 concurrent scrapes succeed beside stalled clients"
+else
+	sort "$work/scrapes.txt" | uniq -c | sort -rn | head -5
+	fail "$T: concurrent scrapes: only $okn/200 succeeded"
+fi
+if [ "$got_c" -ge $((want * 9 / 10 - 1)) ]; then
+	pass "$T: collection keeps its pace during the scrapes ($got_c of ~$want)"
+else
+	fail "$T: collection keeps its pace: $got_c collections, ~$want due"
+fi
+
+# ---- still collecting, unprivileged, and stops cleanly ------------------
+errs=$(curl -s "$URL/metrics" | awk '$1 == "lockscope_collection_errors_total" { print $2 }')
+if [ "$errs" = 0 ] && [ "$(awk '/^Uid:/ { print $2 }' "$st")" = "$nobody" ]; then
+	pass "$T: every map read succeeded after privileges were dropped"
+else
+	fail "$T: map reads after the privilege drop: $errs errors"
+fi
+kill "$stress" 2>/dev/null
+kill -TERM "$SPID"
+rc=0
+for _ in $(seq 50); do
+	kill -0 "$SPID" 2>/dev/null || break
+	sleep 0.1
+done
+if kill -0 "$SPID" 2>/dev/null; then
+	fail "$T: stops on SIGTERM within 5 s"
+else
+	wait "$SPID"
+	rc=$?
+	check "$T: stops on SIGTERM, exit status 0" [ "$rc" = 0 ]
+fi
+
+# ---- --addr: the raw address is a label only when asked ----------------
+if start_serve "$work/serve-addr.log" --addr -i 0.5 -F 0; then
+	sleep 1.2
+	curl -sf "$URL/metrics" -o "$work/m-addr.txt"
+	if grep -Eq '^lockscope_lock_contentions_total\{[^}]*addr="ffff[0-9a-f]{12}"' "$work/m-addr.txt"; then
+		pass "$T: --addr adds the lock address as a label"
+	else
+		grep '^lockscope_lock_contentions_total' "$work/m-addr.txt" | head -3
+		fail "$T: --addr adds the lock address as a label"
+	fi
+	kill "$SPID"
+else
+	fail "$T: starts with --addr"
+fi
+
+# ---- bad command lines ---------------------------------------------------
+for args in "--listen nowhere" "--listen 127.0.0.1:99999" "--max-series -1" "--user no-such-user-here"; do
+	# shellcheck disable=SC2086
+	out=$("$LS" serve $args 2>&1)
+	rc=$?
+	if [ "$rc" -ne 0 ] && [ "$(echo "$out" | grep -c '^lockscope: failed to')" = 1 ]; then
+		pass "$T: 'serve $args' fails with one clear line (exit $rc)"
+	else
+		echo "$out"
+		fail "$T: 'serve $args' fails with one clear line (exit $rc)"
+	fi
+done
