@@ -6,6 +6,7 @@
  * rendered.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,6 +47,14 @@ static double clock_s(clockid_t id)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static int64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static void fill_process(struct ls_prom_meta *m)
 {
 	unsigned long long size = 0, resident = 0;
@@ -55,8 +64,10 @@ static void fill_process(struct ls_prom_meta *m)
 	FILE *f;
 
 	if (!getrusage(RUSAGE_SELF, &ru))
-		m->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-			   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		m->cpu_s = (double)((ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
+					    1000000LL +
+				    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) /
+			   1e6;
 	f = fopen("/proc/self/statm", "r");
 	if (f) {
 		if (fscanf(f, "%llu %llu", &size, &resident) != 2)
@@ -101,7 +112,7 @@ static struct ls_page *render(struct serve *s)
  * read keeps the last good snapshot and counts the error. */
 static int collect(struct serve *s)
 {
-	double t0 = clock_s(CLOCK_MONOTONIC);
+	int64_t t0 = clock_ns();
 	struct ls_page *pg;
 	int err = ls_collector_read(s->c, &s->next);
 
@@ -125,7 +136,7 @@ static int collect(struct serve *s)
 		s->have_prev = s->meta.collections > 0;
 		s->meta.collections++;
 		s->meta.last_collection_unix = clock_s(CLOCK_REALTIME);
-		s->meta.collection_s = clock_s(CLOCK_MONOTONIC) - t0;
+		s->meta.collection_s = (double)(clock_ns() - t0) / 1e9;
 	}
 	if (!s->meta.collections)
 		return err;
@@ -175,10 +186,10 @@ static void *collector_thread(void *arg)
 }
 
 /*
- * Do the maps stay readable once every privilege is gone?  Linux 6.5 and
- * later check privileges when maps and programs are created, not when an
- * open fd is used; older kernels with kernel.unprivileged_bpf_disabled set
- * refuse every bpf() command without CAP_BPF.  A child process tries.
+ * Do the maps stay readable once every privilege is gone?  Recent kernels
+ * check privileges when maps and programs are created, not when an open fd
+ * is used; older ones with kernel.unprivileged_bpf_disabled set refuse
+ * every bpf() command without CAP_BPF.  A child process tries.
  */
 static int unprivileged_read_works(struct serve *s, const struct ls_privs *pv)
 {

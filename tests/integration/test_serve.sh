@@ -86,6 +86,17 @@ else
 	fail "$T: no capabilities left: CapEff $capeff CapPrm $capprm CapBnd $capbnd NoNewPrivs $nnp"
 fi
 
+# Non-dumpable after the switch: another process of the same user cannot
+# take its BPF descriptors (they would give it the maps and the addresses).
+if command -v setpriv >/dev/null 2>&1; then
+	if setpriv --reuid="$nobody" --regid="$nobody" --clear-groups \
+		ls "/proc/$SPID/fd" >/dev/null 2>&1; then
+		fail "$T: another process of the same user cannot open its descriptors"
+	else
+		pass "$T: another process of the same user cannot open its descriptors"
+	fi
+fi
+
 # ---- a workload and a real Prometheus ------------------------------------
 stress-ng --netlink-task 2 -t 40s >"$work/stress.log" 2>&1 &
 stress=$!
