@@ -19,10 +19,10 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 # Pure C parts (no libbpf): unit-tested without root.
 MODEL_SRCS := user/kallsyms.c user/hist.c user/model.c user/naming.c \
 	user/log.c user/sources.c user/view_text.c user/export_json.c \
-	user/cli.c user/run.c user/export_prom.c user/netaddr.c
+	user/cli.c user/run.c user/export_prom.c user/netaddr.c user/privs.c
 AGENT_SRCS := user/collector.c user/collector_probes.c user/probe.c user/cmd_doctor.c \
 	user/cmd_hist.c user/cmd_top.c user/main.c user/cmd_serve.c \
-	user/serve_http.c user/privs.c
+	user/serve_http.c
 MODEL_OBJS := $(MODEL_SRCS:user/%.c=$(BUILD)/%.o)
 AGENT_OBJS := $(AGENT_SRCS:user/%.c=$(BUILD)/%.o)
 

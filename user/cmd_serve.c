@@ -313,6 +313,8 @@ int ls_cmd_serve(const struct ls_opts *o)
 		goto out;
 	s.meta.src = ls_collector_sources(s.c);
 	s.meta.nsrc = LS_SRC_MAX;
+	for (unsigned i = LS_SRC_PROBE; i < LS_SRC_MAX; i++)
+		s.meta.probes |= s.meta.src[i].active;
 	fd = ls_http_listen((struct sockaddr *)&ss, len, bound, sizeof(bound));
 	if (fd < 0)
 		goto out;

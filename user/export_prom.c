@@ -120,6 +120,11 @@ static void counts_of(const struct ls_row *r, struct ls_prom_counts *c)
 	c->spin_won = r->st.spin_won;
 	c->spin_failed = r->st.spin_failed;
 	c->gave_up = r->st.gave_up;
+	c->osq_ns = r->st.osq_ns;
+	c->osq_calls = r->st.osq_calls;
+	c->osq_bailouts = r->st.osq_bailouts;
+	c->slow_ns = r->st.slow_ns;
+	c->slow_calls = r->st.slow_calls;
 	memcpy(c->hist, r->st.hist, sizeof(c->hist));
 }
 
@@ -144,6 +149,11 @@ static void counts_add(struct ls_prom_counts *out,
 	out->spin_won += sub(cur->spin_won, base->spin_won);
 	out->spin_failed += sub(cur->spin_failed, base->spin_failed);
 	out->gave_up += sub(cur->gave_up, base->gave_up);
+	out->osq_ns += sub(cur->osq_ns, base->osq_ns);
+	out->osq_calls += sub(cur->osq_calls, base->osq_calls);
+	out->osq_bailouts += sub(cur->osq_bailouts, base->osq_bailouts);
+	out->slow_ns += sub(cur->slow_ns, base->slow_ns);
+	out->slow_calls += sub(cur->slow_calls, base->slow_calls);
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
 		out->hist[i] += sub(cur->hist[i], base->hist[i]);
 }
@@ -553,6 +563,11 @@ enum lock_field {
 	F_GAVE_UP,
 	F_WAITERS,
 	F_PEAK,
+	F_OSQ_S,
+	F_OSQ_CALLS,
+	F_OSQ_BAILOUTS,
+	F_SLOW_S,
+	F_SLOW_CALLS,
 };
 
 static const struct {
@@ -574,6 +589,16 @@ static const struct {
 			"Tasks waiting for the lock at the last collection." },
 	[F_PEAK] = { "lockscope_lock_peak_waiters", "gauge", NULL,
 		     "Most tasks waiting at once during the last collection interval (largest over the locks of a series)." },
+	[F_OSQ_S] = { "lockscope_lock_osq_seconds", "counter", "seconds",
+		      "Time in osq_lock() queued to spin on the lock (function probe; part of the spin time)." },
+	[F_OSQ_CALLS] = { "lockscope_lock_osq_calls", "counter", NULL,
+			  "osq_lock() calls for the lock (function probe)." },
+	[F_OSQ_BAILOUTS] = { "lockscope_lock_osq_bailouts", "counter", NULL,
+			     "osq_lock() calls that gave up spinning (function probe)." },
+	[F_SLOW_S] = { "lockscope_lock_slowpath_seconds", "counter", "seconds",
+		       "Time in the mutex or rwsem slow-path function, entry to exit (function probe; contains spin and sleep)." },
+	[F_SLOW_CALLS] = { "lockscope_lock_slowpath_calls", "counter", NULL,
+			   "Calls of the mutex or rwsem slow-path function (function probe)." },
 };
 
 static void lock_family(const struct out *o, const struct ls_prom *p,
@@ -615,6 +640,21 @@ static void lock_family(const struct out *o, const struct ls_prom *p,
 			break;
 		case F_PEAK:
 			sample_u64(o, name, labels, s->peak_waiters);
+			break;
+		case F_OSQ_S:
+			sample_f(o, name, labels, (double)s->c.osq_ns / 1e9);
+			break;
+		case F_OSQ_CALLS:
+			sample_u64(o, name, labels, s->c.osq_calls);
+			break;
+		case F_OSQ_BAILOUTS:
+			sample_u64(o, name, labels, s->c.osq_bailouts);
+			break;
+		case F_SLOW_S:
+			sample_f(o, name, labels, (double)s->c.slow_ns / 1e9);
+			break;
+		case F_SLOW_CALLS:
+			sample_u64(o, name, labels, s->c.slow_calls);
 			break;
 		}
 	}
@@ -871,6 +911,9 @@ int ls_prom_write(FILE *f, const struct ls_prom *p,
 	wait_histogram(&o, p, all, n);
 	lock_family(&o, p, all, n, F_WAITERS);
 	lock_family(&o, p, all, n, F_PEAK);
+	if (m->probes)
+		for (unsigned fld = F_OSQ_S; fld <= F_SLOW_CALLS; fld++)
+			lock_family(&o, p, all, n, (enum lock_field)fld);
 	free(all);
 	sampler_metrics(&o, cur, prev);
 	self_metrics(&o, p, cur, m);

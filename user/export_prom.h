@@ -45,6 +45,8 @@ enum ls_prom_format {
 struct ls_prom_counts {
 	uint64_t contentions, total_ns, spin_ns, sleep_ns;
 	uint64_t spin_won, spin_failed, gave_up;
+	/* function probes (zero unless a probe source is active) */
+	uint64_t osq_ns, osq_calls, osq_bailouts, slow_ns, slow_calls;
 	__u64 hist[LS_HIST_SLOTS];
 };
 
@@ -100,6 +102,7 @@ struct ls_prom_meta {
 	unsigned nsrc;
 	uint32_t lock_table_size; /* capacity of the BPF lock table */
 	int run_stats; /* BPF run-time stats on: prog[] is meaningful */
+	int probes; /* a function-probe source is active: osq, slow path */
 	double interval_s; /* collection interval */
 	uint64_t collections, collection_errors;
 	double collection_s; /* duration of the last collection */

@@ -3,7 +3,6 @@
 #include <cap-ng.h>
 #include <errno.h>
 #include <grp.h>
-#include <inttypes.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,47 +95,22 @@ int ls_privs_drop(const struct ls_privs *p, int keep_cap)
 	return 0;
 }
 
-static uint64_t status_hex(const char *text, const char *key)
-{
-	const char *p = strstr(text, key);
-
-	return p ? strtoull(p + strlen(key), NULL, 16) : ~0ULL;
-}
-
-static long status_first(const char *text, const char *key)
-{
-	const char *p = strstr(text, key);
-
-	return p ? strtol(p + strlen(key), NULL, 10) : -1;
-}
-
 const char *ls_privs_describe(char *buf, size_t len)
 {
-	char text[4096];
-	FILE *f = fopen("/proc/self/status", "r");
-	size_t n = 0;
-	uint64_t eff, prm;
-	struct passwd *pw;
-	long uid;
+	struct passwd *pw = getpwuid(geteuid());
+	char who[96];
+	char *caps = NULL;
 
-	if (f) {
-		n = fread(text, 1, sizeof(text) - 1, f);
-		fclose(f);
+	snprintf(who, sizeof(who), "uid %u (%s), gid %u", (unsigned)geteuid(),
+		 pw ? pw->pw_name : "?", (unsigned)getegid());
+	/* the kernel's view of this thread, not libcap-ng's cached state */
+	if (capng_get_caps_process() ||
+	    capng_have_capabilities(CAPNG_SELECT_CAPS) == CAPNG_NONE) {
+		snprintf(buf, len, "%s, capabilities: none", who);
+		return buf;
 	}
-	text[n] = '\0';
-	uid = status_first(text, "\nUid:\t");
-	eff = status_hex(text, "\nCapEff:\t");
-	prm = status_hex(text, "\nCapPrm:\t");
-	pw = uid >= 0 ? getpwuid((uid_t)uid) : NULL;
-	if (!eff && !prm)
-		snprintf(buf, len, "uid %ld (%s), gid %ld, capabilities: none",
-			 uid, pw ? pw->pw_name : "?",
-			 status_first(text, "\nGid:\t"));
-	else
-		snprintf(buf, len,
-			 "uid %ld (%s), gid %ld, capabilities: effective %" PRIx64
-			 ", permitted %" PRIx64,
-			 uid, pw ? pw->pw_name : "?",
-			 status_first(text, "\nGid:\t"), eff, prm);
+	caps = capng_print_caps_text(CAPNG_PRINT_BUFFER, CAPNG_EFFECTIVE);
+	snprintf(buf, len, "%s, capabilities: %s", who, caps ? caps : "?");
+	free(caps);
 	return buf;
 }

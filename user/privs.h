@@ -29,8 +29,8 @@ int ls_privs_drop(const struct ls_privs *p, int keep_cap);
 /* The capability that lets a process use bpf() on kernels that refuse it
  * to unprivileged callers: CAP_BPF, or CAP_SYS_ADMIN before Linux 5.8. */
 int ls_privs_bpf_cap(void);
-/* "uid 65534 (nobody), gid 65534, capabilities: none" from the kernel's
- * view (/proc/self/status). */
+/* "uid 65534 (nobody), gid 65534, capabilities: none" (effective ids and
+ * capabilities as the kernel sees them). */
 const char *ls_privs_describe(char *buf, size_t len);
 
 #endif

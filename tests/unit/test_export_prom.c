@@ -320,6 +320,41 @@ static void test_pending_until_caller(void **state)
 	ls_snap_free(&s);
 }
 
+static void test_probe_counters_only_with_probes(void **state)
+{
+	struct ls_prom_meta m = { .version = "t", .interval_s = 1 };
+	struct ls_snapshot s;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+	size_t len;
+
+	(void)state;
+	ls_snap_init(&s);
+	r = add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg", 3, 30);
+	r->st.osq_ns = 1500000000ULL;
+	r->st.osq_calls = 4;
+	r->st.osq_bailouts = 1;
+	r->st.slow_ns = 2500000000ULL;
+	r->st.slow_calls = 5;
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
+	assert_null(strstr(t, "lockscope_lock_osq"));
+	assert_null(strstr(t, "lockscope_lock_slowpath"));
+	free(t);
+	m.probes = 1;
+	assert_int_equal(ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
+	assert_true(value(t, "lockscope_lock_osq_seconds_total{" A "}") == 1.5);
+	assert_true(value(t, "lockscope_lock_osq_calls_total{" A "}") == 4);
+	assert_true(value(t, "lockscope_lock_osq_bailouts_total{" A "}") == 1);
+	assert_true(value(t, "lockscope_lock_slowpath_seconds_total{" A "}") == 2.5);
+	assert_true(value(t, "lockscope_lock_slowpath_calls_total{" A "}") == 5);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
 static void test_escaping(void **state)
 {
 	struct ls_snapshot s;
@@ -474,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_same_labels_share_a_series),
 		cmocka_unit_test(test_no_address_unless_asked),
 		cmocka_unit_test(test_pending_until_caller),
+		cmocka_unit_test(test_probe_counters_only_with_probes),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_openmetrics_shape),
 		cmocka_unit_test(test_spin_share_interval),

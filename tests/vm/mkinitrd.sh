@@ -23,6 +23,7 @@ fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/lockscope-initrd.XXXXXX") ||
     die "create staging dir: mktemp failed"
+chmod 755 "$root"   # the guest's / : unprivileged processes must traverse it
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,etc,root}
 
