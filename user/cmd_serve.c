@@ -124,8 +124,10 @@ static int collect(struct serve *s)
 	if (err) {
 		s->meta.collection_errors++;
 		if (!s->failing)
-			ls_fail_errno("read", "BPF maps (serving the last good collection)",
-				      err);
+			ls_fail_errno(
+				"read",
+				"BPF maps (serving the last good collection)",
+				err);
 		s->failing = 1;
 	} else {
 		if (s->failing)
@@ -223,7 +225,9 @@ static int drop_privileges(struct serve *s, const struct ls_privs *pv)
 	if (!unprivileged_read_works(s, pv)) {
 		keep = ls_privs_bpf_cap();
 		fprintf(stderr,
-			"lockscope: this kernel refuses bpf() on open maps without privileges (kernel.unprivileged_bpf_disabled): keeping %s only\n",
+			"lockscope: this kernel refuses bpf() on open maps "
+			"without privileges "
+			"(kernel.unprivileged_bpf_disabled): keeping %s only\n",
 			keep == CAP_SYS_ADMIN ? "CAP_SYS_ADMIN" : "CAP_BPF");
 	}
 	if (ls_privs_drop(pv, keep))
@@ -232,7 +236,8 @@ static int drop_privileges(struct serve *s, const struct ls_privs *pv)
 	err = ls_collector_read(s->c, &snap);
 	ls_snap_free(&snap);
 	if (err) {
-		ls_fail_errno("read", "BPF maps after dropping privileges", err);
+		ls_fail_errno("read", "BPF maps after dropping privileges",
+			      err);
 		return err;
 	}
 	fprintf(stderr, "lockscope: running as %s\n",
@@ -280,7 +285,7 @@ int ls_cmd_serve(const struct ls_opts *o)
 {
 	struct sockaddr_storage ss;
 	struct ls_collector_opts col = o->col;
-	struct serve s = { .o = o };
+	struct serve s = {.o = o};
 	struct ls_privs pv;
 	char bound[80], srcs[256];
 	const char *why;
@@ -332,7 +337,8 @@ int ls_cmd_serve(const struct ls_opts *o)
 	started = 1;
 	ls_sources_active(s.meta.src, LS_SRC_MAX, srcs, sizeof(srcs));
 	fprintf(stderr,
-		"lockscope: serving http://%s/metrics (collection every %gs, up to %u lock series, sources: %s)\n",
+		"lockscope: serving http://%s/metrics (collection every %gs, "
+		"up to %u lock series, sources: %s)\n",
 		bound, o->interval, o->max_series, srcs);
 	while (!ls_stop)
 		ls_wait(3600, NULL);

@@ -217,8 +217,7 @@ static int cmp_cand(const void *a, const void *b, void *arg)
 
 /* Give new (and pending) locks a place: own series while any is free, the
  * largest total wait first, else "other".  Returns 0 or -ENOMEM. */
-static int admit(struct ls_prom *p, const struct ls_snapshot *s,
-		 size_t nsorted)
+static int admit(struct ls_prom *p, const struct ls_snapshot *s, size_t nsorted)
 {
 	size_t ncand = 0, *cand;
 
@@ -226,7 +225,8 @@ static int admit(struct ls_prom *p, const struct ls_snapshot *s,
 	if (!cand)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nrows; i++) {
-		struct ls_prom_slot *sl = find_slot(p, nsorted, &s->rows[i].key);
+		struct ls_prom_slot *sl =
+			find_slot(p, nsorted, &s->rows[i].key);
 
 		if (!sl || sl->series == LS_PROM_PENDING)
 			cand[ncand++] = i;
@@ -504,8 +504,8 @@ static void sample_u64(const struct out *o, const char *name,
 		labels, *labels ? "}" : "", v);
 }
 
-static void sample_f(const struct out *o, const char *name,
-		     const char *labels, double v)
+static void sample_f(const struct out *o, const char *name, const char *labels,
+		     double v)
 {
 	char b[40];
 
@@ -516,8 +516,7 @@ static void sample_f(const struct out *o, const char *name,
 #define LABELS_MAX 1024
 
 static void series_labels(const struct ls_prom *p,
-			  const struct ls_prom_series *s, char *buf,
-			  size_t len)
+			  const struct ls_prom_series *s, char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -573,32 +572,38 @@ enum lock_field {
 static const struct {
 	const char *name, *type, *unit, *help;
 } lock_fields[] = {
-	[F_CONTENTIONS] = { "lockscope_lock_contentions", "counter", NULL,
-			    "Contended waits on the lock that completed." },
-	[F_SPIN_S] = { "lockscope_lock_spin_seconds", "counter", "seconds",
-		       "Time waiters spent spinning (spinlocks, a mutex's optimistic spin)." },
-	[F_SLEEP_S] = { "lockscope_lock_sleep_seconds", "counter", "seconds",
-			"Time waiters spent blocked." },
-	[F_SPIN_WON] = { "lockscope_lock_spins_won", "counter", NULL,
-			 "Mutex spin phases that ended holding the lock." },
-	[F_SPIN_FAILED] = { "lockscope_lock_spins_failed", "counter", NULL,
-			    "Mutex spin phases that fell back to sleeping." },
-	[F_GAVE_UP] = { "lockscope_lock_waits_given_up", "counter", NULL,
-			"Waits that ended without the lock (signal, timeout)." },
-	[F_WAITERS] = { "lockscope_lock_waiters", "gauge", NULL,
-			"Tasks waiting for the lock at the last collection." },
-	[F_PEAK] = { "lockscope_lock_peak_waiters", "gauge", NULL,
-		     "Most tasks waiting at once during the last collection interval (largest over the locks of a series)." },
-	[F_OSQ_S] = { "lockscope_lock_osq_seconds", "counter", "seconds",
-		      "Time in osq_lock() queued to spin on the lock (function probe; part of the spin time)." },
-	[F_OSQ_CALLS] = { "lockscope_lock_osq_calls", "counter", NULL,
-			  "osq_lock() calls for the lock (function probe)." },
-	[F_OSQ_BAILOUTS] = { "lockscope_lock_osq_bailouts", "counter", NULL,
-			     "osq_lock() calls that gave up spinning (function probe)." },
-	[F_SLOW_S] = { "lockscope_lock_slowpath_seconds", "counter", "seconds",
-		       "Time in the mutex or rwsem slow-path function, entry to exit (function probe; contains spin and sleep)." },
-	[F_SLOW_CALLS] = { "lockscope_lock_slowpath_calls", "counter", NULL,
-			   "Calls of the mutex or rwsem slow-path function (function probe)." },
+	[F_CONTENTIONS] = {"lockscope_lock_contentions", "counter", NULL,
+			   "Contended waits on the lock that completed."},
+	[F_SPIN_S] = {"lockscope_lock_spin_seconds", "counter", "seconds",
+		      "Time waiters spent spinning (spinlocks, a mutex's "
+		      "optimistic spin)."},
+	[F_SLEEP_S] = {"lockscope_lock_sleep_seconds", "counter", "seconds",
+		       "Time waiters spent blocked."},
+	[F_SPIN_WON] = {"lockscope_lock_spins_won", "counter", NULL,
+			"Mutex spin phases that ended holding the lock."},
+	[F_SPIN_FAILED] = {"lockscope_lock_spins_failed", "counter", NULL,
+			   "Mutex spin phases that fell back to sleeping."},
+	[F_GAVE_UP] = {"lockscope_lock_waits_given_up", "counter", NULL,
+		       "Waits that ended without the lock (signal, timeout)."},
+	[F_WAITERS] = {"lockscope_lock_waiters", "gauge", NULL,
+		       "Tasks waiting for the lock at the last collection."},
+	[F_PEAK] = {"lockscope_lock_peak_waiters", "gauge", NULL,
+		    "Most tasks waiting at once during the last collection "
+		    "interval (largest over the locks of a series)."},
+	[F_OSQ_S] = {"lockscope_lock_osq_seconds", "counter", "seconds",
+		     "Time in osq_lock() queued to spin on the lock (function "
+		     "probe; part of the spin time)."},
+	[F_OSQ_CALLS] = {"lockscope_lock_osq_calls", "counter", NULL,
+			 "osq_lock() calls for the lock (function probe)."},
+	[F_OSQ_BAILOUTS] =
+		{"lockscope_lock_osq_bailouts", "counter", NULL,
+		 "osq_lock() calls that gave up spinning (function probe)."},
+	[F_SLOW_S] = {"lockscope_lock_slowpath_seconds", "counter", "seconds",
+		      "Time in the mutex or rwsem slow-path function, entry to "
+		      "exit (function probe; contains spin and sleep)."},
+	[F_SLOW_CALLS] = {"lockscope_lock_slowpath_calls", "counter", NULL,
+			  "Calls of the mutex or rwsem slow-path function "
+			  "(function probe)."},
 };
 
 static void lock_family(const struct out *o, const struct ls_prom *p,
@@ -683,7 +688,8 @@ static void wait_histogram(const struct out *o, const struct ls_prom *p,
 			label(labels, sizeof(labels), &off, "le",
 			      ls_prom_float(b, sizeof(b),
 					    (double)ls_hist_lo(k) / 1e9));
-			sample_u64(o, sn, labels, ls_hist_cum(s->c.hist, k - 1));
+			sample_u64(o, sn, labels,
+				   ls_hist_cum(s->c.hist, k - 1));
 			labels[base] = '\0';
 		}
 		{
@@ -711,8 +717,7 @@ static const char *snake(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-static void one_label(char *buf, size_t len, const char *name,
-		      const char *val)
+static void one_label(char *buf, size_t len, const char *name, const char *val)
 {
 	size_t off = 0;
 
@@ -732,7 +737,8 @@ static void self_metrics(const struct out *o, const struct ls_prom *p,
 
 	if (m->src && m->nsrc) {
 		family(o, "lockscope_source_active", "gauge", NULL,
-		       "1 when the data source is collecting (see lockscope doctor).");
+		       "1 when the data source is collecting (see lockscope "
+		       "doctor).");
 		for (unsigned i = 0; i < m->nsrc; i++) {
 			size_t off = 0;
 
@@ -748,7 +754,8 @@ static void self_metrics(const struct out *o, const struct ls_prom *p,
 	       "Reads of the BPF maps into a snapshot.");
 	sample_u64(o, "lockscope_collections_total", "", m->collections);
 	family(o, "lockscope_collection_errors", "counter", NULL,
-	       "Reads of the BPF maps that failed (the last good snapshot is served).");
+	       "Reads of the BPF maps that failed (the last good snapshot is "
+	       "served).");
 	sample_u64(o, "lockscope_collection_errors_total", "",
 		   m->collection_errors);
 	family(o, "lockscope_collection_duration_seconds", "gauge", "seconds",
@@ -770,7 +777,8 @@ static void self_metrics(const struct out *o, const struct ls_prom *p,
 	       "Capacity of the BPF lock table (--max-locks).");
 	sample_u64(o, "lockscope_lock_table_size", "", m->lock_table_size);
 	family(o, "lockscope_locks", "gauge", NULL,
-	       "Locks by where they are exported: own series, summed into the series of lock other, or pending a caller.");
+	       "Locks by where they are exported: own series, summed into the "
+	       "series of lock other, or pending a caller.");
 	one_label(l, sizeof(l), "series", "own");
 	sample_u64(o, "lockscope_locks", l, p->nrows - p->nother - p->npending);
 	one_label(l, sizeof(l), "series", "other");
@@ -782,7 +790,8 @@ static void self_metrics(const struct out *o, const struct ls_prom *p,
 	sample_u64(o, "lockscope_lock_series_limit", "", p->max_series);
 
 	family(o, "lockscope_lock_series_changes", "counter", NULL,
-	       "Locks moved from lock other into a series of their own (promoted) and series given up for them (demoted).");
+	       "Locks moved from lock other into a series of their own "
+	       "(promoted) and series given up for them (demoted).");
 	one_label(l, sizeof(l), "change", "promoted");
 	sample_u64(o, "lockscope_lock_series_changes_total", l, p->promoted);
 	one_label(l, sizeof(l), "change", "demoted");
@@ -791,13 +800,15 @@ static void self_metrics(const struct out *o, const struct ls_prom *p,
 	family(o, "lockscope_events", "counter", NULL,
 	       "Events seen by lockscope's BPF programs.");
 	for (unsigned i = 0; i < LS_CTR_MAX; i++) {
-		one_label(l, sizeof(l), "event", snake(b, sizeof(b), ls_ctr_name(i)));
+		one_label(l, sizeof(l), "event",
+			  snake(b, sizeof(b), ls_ctr_name(i)));
 		sample_u64(o, "lockscope_events_total", l, s->ctr[i]);
 	}
 	family(o, "lockscope_losses", "counter", NULL,
 	       "Events lockscope could not record fully, by reason.");
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++) {
-		one_label(l, sizeof(l), "reason", snake(b, sizeof(b), ls_loss_name(i)));
+		one_label(l, sizeof(l), "reason",
+			  snake(b, sizeof(b), ls_loss_name(i)));
 		sample_u64(o, "lockscope_losses_total", l, s->loss[i]);
 	}
 }
@@ -811,9 +822,9 @@ static void sampler_metrics(const struct out *o, const struct ls_snapshot *s,
 	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++) {
 		all += s->func_samples[i];
 		dall += s->func_samples[i] -
-			(prev && prev->func_samples[i] <= s->func_samples[i] ?
-				 prev->func_samples[i] :
-				 0);
+			(prev && prev->func_samples[i] <= s->func_samples[i]
+				 ? prev->func_samples[i]
+				 : 0);
 	}
 	family(o, "lockscope_cpu_samples", "counter", NULL,
 	       "cpu-clock samples taken by the sampler on all CPUs.");
@@ -821,14 +832,16 @@ static void sampler_metrics(const struct out *o, const struct ls_snapshot *s,
 	if (!s->nfuncs)
 		return;
 	family(o, "lockscope_spin_samples", "counter", NULL,
-	       "cpu-clock samples whose instruction pointer was in the spin function.");
+	       "cpu-clock samples whose instruction pointer was in the spin "
+	       "function.");
 	for (unsigned i = 0; i < s->nfuncs; i++) {
 		one_label(l, sizeof(l), "function", s->func_name[i]);
 		sample_u64(o, "lockscope_spin_samples_total", l,
 			   s->func_samples[i]);
 	}
 	family(o, "lockscope_spin_share_ratio", "gauge", NULL,
-	       "Share of CPU time spent in the spin function during the last collection interval (0 to 1, over all CPUs).");
+	       "Share of CPU time spent in the spin function during the last "
+	       "collection interval (0 to 1, over all CPUs).");
 	for (unsigned i = 0; i < s->nfuncs; i++) {
 		uint64_t d = s->func_samples[i];
 
@@ -858,14 +871,16 @@ static void cost_metrics(const struct out *o, const struct ls_snapshot *s,
 			   s->prog[i].run_cnt);
 	}
 	family(o, "lockscope_bpf_program_run_seconds", "counter", "seconds",
-	       "CPU time spent in lockscope's BPF program (kernel run-time stats).");
+	       "CPU time spent in lockscope's BPF program (kernel run-time "
+	       "stats).");
 	for (unsigned i = 0; i < s->nprogs; i++) {
 		one_label(l, sizeof(l), "program", s->prog[i].name);
 		sample_f(o, "lockscope_bpf_program_run_seconds_total", l,
 			 (double)s->prog[i].run_ns / 1e9);
 	}
 	family(o, "lockscope_bpf_program_recursion_misses", "counter", NULL,
-	       "Runs of lockscope's BPF program skipped because it was already running on the CPU.");
+	       "Runs of lockscope's BPF program skipped because it was already "
+	       "running on the CPU.");
 	for (unsigned i = 0; i < s->nprogs; i++) {
 		one_label(l, sizeof(l), "program", s->prog[i].name);
 		sample_u64(o, "lockscope_bpf_program_recursion_misses_total", l,
@@ -898,7 +913,7 @@ int ls_prom_write(FILE *f, const struct ls_prom *p,
 		  const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		  const struct ls_prom_meta *m, enum ls_prom_format fmt)
 {
-	struct out o = { f, fmt };
+	struct out o = {f, fmt};
 	const struct ls_prom_series **all;
 	size_t n;
 
@@ -926,8 +941,8 @@ int ls_prom_write(FILE *f, const struct ls_prom *p,
 
 int ls_prom_render(char **buf, size_t *len, const struct ls_prom *p,
 		   const struct ls_snapshot *cur,
-		   const struct ls_snapshot *prev,
-		   const struct ls_prom_meta *m, enum ls_prom_format fmt)
+		   const struct ls_snapshot *prev, const struct ls_prom_meta *m,
+		   enum ls_prom_format fmt)
 {
 	FILE *f;
 	int err;

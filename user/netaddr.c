@@ -8,8 +8,8 @@
 #include <string.h>
 #include "netaddr.h"
 
-int ls_parse_listen(const char *s, struct sockaddr_storage *ss,
-		    socklen_t *len, const char **why)
+int ls_parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *len,
+		    const char **why)
 {
 	char host[INET6_ADDRSTRLEN + 8];
 	const char *colon, *port_s;
@@ -67,7 +67,8 @@ int ls_parse_listen(const char *s, struct sockaddr_storage *ss,
 		if (!strcmp(host, "localhost"))
 			a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		else if (inet_pton(AF_INET, host, &a->sin_addr) != 1) {
-			*why = "not a numeric IPv4 address (use [ADDR] for IPv6)";
+			*why = "not a numeric IPv4 address (use [ADDR] for "
+			       "IPv6)";
 			return -EINVAL;
 		}
 		*len = sizeof(*a);

@@ -13,8 +13,8 @@
  * ":PORT" (every address: IPv6 any, dual-stack).  PORT 0 asks the kernel
  * for a free port.  Returns 0, or -EINVAL with a reason in @why.
  */
-int ls_parse_listen(const char *s, struct sockaddr_storage *ss,
-		    socklen_t *len, const char **why);
+int ls_parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *len,
+		    const char **why);
 /* "127.0.0.1:9464", "[::1]:9464" */
 const char *ls_addr_str(const struct sockaddr *sa, char *buf, size_t len);
 

@@ -68,7 +68,8 @@ int ls_privs_drop(const struct ls_privs *p, int keep_cap)
 	}
 	if (p->change_id) {
 		rc = capng_change_id((int)p->uid, (int)p->gid,
-				     CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING);
+				     CAPNG_DROP_SUPP_GRP |
+					     CAPNG_CLEAR_BOUNDING);
 		if (rc) {
 			char obj[96];
 

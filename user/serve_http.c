@@ -67,7 +67,8 @@ int ls_http_listen(const struct sockaddr *sa, socklen_t len, char *bound,
 		snprintf(obj, sizeof(obj), "on %s", want);
 		ls_fail_errno("listen", obj, err);
 		if (err == -EADDRINUSE)
-			ls_hint("another process uses the port: pick another with --listen");
+			ls_hint("another process uses the port: pick another "
+				"with --listen");
 		close(fd);
 		return err;
 	}
@@ -106,8 +107,7 @@ static void page_done(void *cls)
 	ls_page_put(cls);
 }
 
-static enum MHD_Result send_page(struct ls_http *h,
-				 struct MHD_Connection *conn)
+static enum MHD_Result send_page(struct ls_http *h, struct MHD_Connection *conn)
 {
 	const char *accept = MHD_lookup_connection_value(
 		conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
@@ -135,9 +135,9 @@ static enum MHD_Result send_page(struct ls_http *h,
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				fmt == LS_PROM_OPENMETRICS ?
-					LS_PROM_CT_OPENMETRICS :
-					LS_PROM_CT_TEXT);
+				fmt == LS_PROM_OPENMETRICS
+					? LS_PROM_CT_OPENMETRICS
+					: LS_PROM_CT_TEXT);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
@@ -206,14 +206,16 @@ struct ls_http *ls_http_start(int fd)
 	pthread_mutex_init(&h->lock, NULL);
 	h->d = MHD_start_daemon(
 		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
-		MHD_OPTION_LISTEN_SOCKET, fd,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)LS_HTTP_CONN_LIMIT,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)LS_HTTP_PER_IP_LIMIT,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)LS_HTTP_TIMEOUT_S,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LS_HTTP_MEM_LIMIT,
-		MHD_OPTION_STRICT_FOR_CLIENT, (int)1, MHD_OPTION_END);
+		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)LS_HTTP_CONN_LIMIT,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned)LS_HTTP_PER_IP_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)LS_HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+		(size_t)LS_HTTP_MEM_LIMIT, MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+		MHD_OPTION_END);
 	if (!h->d) {
-		ls_fail("start", "HTTP server", "libmicrohttpd refused to start");
+		ls_fail("start", "HTTP server",
+			"libmicrohttpd refused to start");
 		close(fd);
 		pthread_mutex_destroy(&h->lock);
 		free(h);

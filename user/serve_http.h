@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#define LS_HTTP_CONN_LIMIT 64 /* connections at once */
+#define LS_HTTP_CONN_LIMIT 64	/* connections at once */
 #define LS_HTTP_PER_IP_LIMIT 32 /* ... from one address */
-#define LS_HTTP_TIMEOUT_S 10 /* idle connection closed after */
+#define LS_HTTP_TIMEOUT_S 10	/* idle connection closed after */
 #define LS_HTTP_MEM_LIMIT 16384 /* request line and headers, bytes */
 
 /* One rendered exposition, shared by the requests sending it. */

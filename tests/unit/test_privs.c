@@ -59,7 +59,8 @@ static int child(int keep)
 	    status_field("CapPrm:", 16) != want)
 		return 14;
 	if (status_field("CapBnd:", 16) != 0 ||
-	    status_field("CapInh:", 16) != 0 || status_field("CapAmb:", 16) != 0)
+	    status_field("CapInh:", 16) != 0 ||
+	    status_field("CapAmb:", 16) != 0)
 		return 15;
 	if (status_field("NoNewPrivs:", 10) != 1)
 		return 16;
