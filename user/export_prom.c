@@ -759,7 +759,7 @@ static void self_metrics(const struct out *o, const struct ls_prom *p,
 	sample_u64(o, "lockscope_collection_errors_total", "",
 		   m->collection_errors);
 	family(o, "lockscope_collection_duration_seconds", "gauge", "seconds",
-	       "How long the last collection took (map reads and formatting).");
+	       "How long the last collection took (map reads and series assignment).");
 	sample_f(o, "lockscope_collection_duration_seconds", "",
 		 m->collection_s);
 	family(o, "lockscope_collection_interval_seconds", "gauge", "seconds",
