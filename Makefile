@@ -23,6 +23,10 @@ MODEL_SRCS := user/kallsyms.c user/hist.c user/model.c user/naming.c \
 AGENT_SRCS := user/collector.c user/collector_probes.c user/probe.c user/cmd_doctor.c \
 	user/cmd_hist.c user/cmd_top.c user/main.c user/cmd_serve.c \
 	user/serve_http.c
+# record and compare: the reader, metrics, statistics and writers
+MODEL_SRCS += user/record_read.c user/metrics.c user/compare.c \
+	user/view_compare.c user/record_write.c user/outfile.c
+AGENT_SRCS += user/cmd_record.c user/cmd_compare.c
 MODEL_OBJS := $(MODEL_SRCS:user/%.c=$(BUILD)/%.o)
 AGENT_OBJS := $(AGENT_SRCS:user/%.c=$(BUILD)/%.o)
 
@@ -32,7 +36,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer
 
 .PHONY: all clean test unit-tests tests-build check-format format install \
-	uninstall
+	uninstall fuzz fuzz-build
 
 all: lockscope
 
@@ -60,7 +64,25 @@ $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
 $(BUILD)/%_hammer: tests/workloads/%_hammer.c | $(BUILD)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
-tests-build: lockscope $(UNIT_BINS) $(WORKLOADS)
+# libFuzzer harness for the record reader (clang, compiler-rt)
+FUZZ_BIN := $(BUILD)/fuzz_record_read
+FUZZ_SRCS := tests/fuzz/fuzz_record_read.c user/record_read.c user/metrics.c \
+	user/compare.c user/model.c user/record_write.c user/export_json.c \
+	user/view_compare.c
+FUZZ_SECONDS ?= 600
+
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard user/*.h) bpf/lockscope.h | $(BUILD)
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -D_GNU_SOURCE -Ibpf -Iuser \
+		-o $@ $(FUZZ_SRCS) -ljson-c -lm
+
+fuzz-build: $(FUZZ_BIN)
+
+# A longer run than the test suite's 10 s: make fuzz FUZZ_SECONDS=3600
+fuzz: $(FUZZ_BIN)
+	tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+tests-build: lockscope $(UNIT_BINS) $(WORKLOADS) $(FUZZ_BIN)
 
 unit-tests: $(UNIT_BINS)
 	tests/run-unit.sh $(UNIT_BINS)

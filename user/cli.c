@@ -24,6 +24,8 @@ static const char doc[] =
 	"  doctor   show which data sources work on this kernel, and why\n"
 	"  serve    serve /metrics for Prometheus (text format and\n"
 	"           OpenMetrics), then run without privileges\n"
+	"  record   record per-lock stats of a run (a benchmark) to a file\n"
+	"  compare  compare records: BASE runs against NEW runs, robot-style\n"
 	"\n"
 	"Examples:\n"
 	"  lockscope doctor\n"
@@ -34,11 +36,15 @@ static const char doc[] =
 	"  lockscope top -i 2 -s spin\n"
 	"  lockscope top -b -n 3\n"
 	"  lockscope serve --listen 127.0.0.1:9464 --max-series 50\n"
+	"  lockscope record -o base1.json -- stress-ng --netlink-task 2 -t 5s\n"
+	"  lockscope record -o run.json -d 60 -i 1\n"
+	"  lockscope compare base1.json base2.json -- new1.json new2.json\n"
 	"\vKinds (-T): spinlock rwlock rwlock:R rwlock:W mutex rwsem rwsem:R "
 	"rwsem:W rt_mutex rtlock pcpu-rwsem semaphore.\n"
 	"Sort keys (-s): total count spin sleep avg max waiters peak name kind.";
 
-static const char args_doc[] = "[COMMAND] [-- PROGRAM [ARGS...]]";
+static const char args_doc[] = "[COMMAND] [-- PROGRAM [ARGS...]]\n"
+				"compare BASE.json... -- NEW.json...";
 
 enum {
 	OPT_ADDR = 1000,
@@ -56,6 +62,9 @@ enum {
 	OPT_USER,
 	OPT_MAX_SERIES,
 	OPT_NO_COST,
+	OPT_FORMAT,
+	OPT_THRESHOLD,
+	OPT_MIN_SHARE,
 };
 
 static const struct argp_option options[] = {
@@ -78,6 +87,10 @@ static const struct argp_option options[] = {
 	{ "user", OPT_USER, "NAME", 0, "When started as root, run as this user once the BPF programs are attached (default nobody)", 4 },
 	{ "max-series", OPT_MAX_SERIES, "N", 0, "Export at most N locks as their own series; the rest are summed into lock=\"other\" (default 50)", 4 },
 	{ "no-cost", OPT_NO_COST, NULL, 0, "Leave BPF run-time stats off (no lockscope_bpf_program_* metrics)", 4 },
+	{ "output", 'o', "FILE", 0, "record: write the record to FILE (atomically; - for standard output)", 2 },
+	{ "format", OPT_FORMAT, "FMT", 0, "record: json (default), csv or lkp; compare: text (default), json or csv", 2 },
+	{ "threshold", OPT_THRESHOLD, "PCT", 0, "compare: hide changes within PCT percent (and within the stddevs); exit 1 if a metric grows beyond it", 2 },
+	{ "min-share", OPT_MIN_SHARE, "PCT", 0, "compare: leave out locks below PCT percent of all contentions and of all wait time on both sides (default 1)", 2 },
 	{ NULL, 0, NULL, 0, "Collection:", 3 },
 	{ "freq", 'F', "HZ", 0, "CPU sampler frequency per CPU (default 99, 0: off)", 3 },
 	{ "no-tracepoints", OPT_NO_TP, NULL, 0, "Leave the lock tracepoints off", 3 },
@@ -96,6 +109,15 @@ static const char *const cmd_names[LS_CMD_NR] = {
 	[LS_CMD_HIST] = "hist",
 	[LS_CMD_DOCTOR] = "doctor",
 	[LS_CMD_SERVE] = "serve",
+	[LS_CMD_RECORD] = "record",
+	[LS_CMD_COMPARE] = "compare",
+};
+
+static const char *const format_names[] = {
+	[LS_FMT_TEXT] = "text",
+	[LS_FMT_JSON] = "json",
+	[LS_FMT_CSV] = "csv",
+	[LS_FMT_LKP] = "lkp",
 };
 
 const char *ls_cmd_name(enum ls_cmd c)
@@ -179,6 +201,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		err = ls_parse_seconds(arg, 0.001, 1e7, &o->duration);
 		return err ? bad("--duration", arg, err, "must be between 0.001 and 10000000 seconds") : 0;
 	case 'i':
+		o->interval_set = 1;
 		err = ls_parse_seconds(arg, 0.05, 86400, &o->interval);
 		return err ? bad("--interval", arg, err, "must be between 0.05 and 86400 seconds") : 0;
 	case 'n':
@@ -280,7 +303,46 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_COST:
 		o->no_cost = 1;
 		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case OPT_FORMAT:
+		for (int f = LS_FMT_TEXT; f <= LS_FMT_LKP; f++)
+			if (!strcmp(arg, format_names[f])) {
+				o->format = f;
+				return 0;
+			}
+		return bad("--format", arg, -EINVAL, "");
+	case OPT_THRESHOLD:
+	case OPT_MIN_SHARE: {
+		char pct[32];
+		size_t n = strlen(arg);
+
+		/* "5" or "5%" */
+		snprintf(pct, sizeof(pct), "%.*s",
+			 (int)(n && arg[n - 1] == '%' ? n - 1 : n), arg);
+		if (key == OPT_MIN_SHARE) {
+			o->min_share_set = 1;
+			err = n >= sizeof(pct) || strchr(pct, 's') ?
+				      -EINVAL :
+				      ls_parse_seconds(pct, 0, 100, &o->min_share);
+			return err ? bad("--min-share", arg, err, "must be between 0 and 100 percent") : 0;
+		}
+		err = n >= sizeof(pct) || strchr(pct, 's') ?
+			      -EINVAL :
+			      ls_parse_seconds(pct, 0, 1e6, &o->threshold);
+		return err ? bad("--threshold", arg, err, "must be between 0 and 1000000 percent") : 0;
+	}
 	case ARGP_KEY_ARG:
+		if (state->arg_num > 0 && o->cmd == LS_CMD_COMPARE) {
+			if (!o->files)
+				o->files = calloc((size_t)state->argc,
+						  sizeof(*o->files));
+			if (!o->files)
+				return ENOMEM;
+			o->files[o->nfiles++] = arg;
+			return 0;
+		}
 		if (state->arg_num > 0) {
 			ls_fail("parse", "arguments",
 				"unexpected argument (put the program to run after --)");
@@ -295,7 +357,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			char obj[96];
 
 			snprintf(obj, sizeof(obj), "command '%.64s'", arg);
-			ls_fail("run", obj, "unknown command (top, hist, doctor, serve)");
+			ls_fail("run", obj,
+				"unknown command (top, hist, doctor, serve, record, compare)");
 		}
 		return EINVAL;
 	default:
@@ -305,6 +368,54 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const struct argp argp = { options, parse_opt, args_doc, doc, NULL,
 				  NULL, NULL };
+
+/* What record and compare need, and options that make no sense there. */
+static int check_record_compare(const struct ls_opts *o)
+{
+	if (o->format && o->cmd != LS_CMD_RECORD && o->cmd != LS_CMD_COMPARE) {
+		ls_fail("parse", "--format", "only record and compare take it");
+		return -EINVAL;
+	}
+	if (o->output && o->cmd != LS_CMD_RECORD) {
+		ls_fail("parse", "--output", "only record takes it");
+		return -EINVAL;
+	}
+	if ((o->threshold > 0 || o->min_share_set) &&
+	    o->cmd != LS_CMD_COMPARE) {
+		ls_fail("parse", o->min_share_set ? "--min-share" : "--threshold",
+			"only compare takes it");
+		return -EINVAL;
+	}
+	if (o->cmd == LS_CMD_RECORD) {
+		if (!o->output) {
+			ls_fail("parse", "arguments", "record needs -o FILE");
+			return -EINVAL;
+		}
+		if (o->format == LS_FMT_TEXT) {
+			ls_fail("parse", "--format 'text'",
+				"record writes json, csv or lkp");
+			return -EINVAL;
+		}
+	}
+	if (o->cmd == LS_CMD_COMPARE) {
+		if (o->format == LS_FMT_LKP) {
+			ls_fail("parse", "--format 'lkp'",
+				"compare prints text, json or csv");
+			return -EINVAL;
+		}
+		if (!o->nfiles) {
+			ls_fail("parse", "arguments",
+				"compare needs BASE files before -- (compare BASE.json... -- NEW.json...)");
+			return -EINVAL;
+		}
+		if (!o->argv) {
+			ls_fail("parse", "arguments",
+				"compare needs -- and NEW files after it (compare BASE.json... -- NEW.json...)");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
 
 int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 {
@@ -318,6 +429,12 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	o->listen = LS_DEF_LISTEN;
 	o->user = "nobody";
 	o->max_series = LS_PROM_DEF_MAX_SERIES;
+	/* as typed: argp reorders argv */
+	o->all_argv = calloc((size_t)argc + 1, sizeof(*argv));
+	if (o->all_argv) {
+		memcpy(o->all_argv, argv, (size_t)argc * sizeof(*argv));
+		o->all_argc = argc;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			split = i;
@@ -338,7 +455,9 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 		o->argv = &argv[split + 1];
 		o->argc = argc - split - 1;
 		if (!o->argc) {
-			ls_fail("parse", "arguments", "no program after --");
+			ls_fail("parse", "arguments",
+				o->cmd == LS_CMD_COMPARE ? "no NEW files after --" :
+							   "no program after --");
 			return -EINVAL;
 		}
 		if (o->cmd == LS_CMD_DOCTOR || o->cmd == LS_CMD_SERVE) {
@@ -351,5 +470,5 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	}
 	if (o->cmd == LS_CMD_HIST && o->count_set)
 		o->nlocks = o->count;
-	return 0;
+	return check_record_compare(o);
 }

@@ -12,6 +12,8 @@ enum ls_cmd {
 	LS_CMD_HIST,
 	LS_CMD_DOCTOR,
 	LS_CMD_SERVE,
+	LS_CMD_RECORD,
+	LS_CMD_COMPARE,
 	LS_CMD_NR,
 };
 
@@ -35,6 +37,25 @@ struct ls_opts {
 	int no_cost; /* leave BPF run-time stats off */
 	char **argv; /* COMMAND ARGS after "--", NULL-terminated; NULL if none */
 	int argc;
+	/* record and compare */
+	const char *output; /* record -o FILE */
+	int format; /* enum ls_format */
+	int interval_set; /* -i given */
+	double threshold; /* compare --threshold, percent */
+	double min_share; /* compare --min-share, percent */
+	int min_share_set;
+	char **files; /* compare: BASE files (NEW files are argv) */
+	int nfiles;
+	char **all_argv; /* lockscope's own command line */
+	int all_argc;
+};
+
+enum ls_format {
+	LS_FMT_DEFAULT = 0,
+	LS_FMT_TEXT,
+	LS_FMT_JSON,
+	LS_FMT_CSV,
+	LS_FMT_LKP,
 };
 
 /*

@@ -9,5 +9,7 @@ int ls_cmd_doctor(const struct ls_opts *o);
 int ls_cmd_hist(const struct ls_opts *o);
 int ls_cmd_top(const struct ls_opts *o);
 int ls_cmd_serve(const struct ls_opts *o);
+int ls_cmd_record(const struct ls_opts *o);
+int ls_cmd_compare(const struct ls_opts *o);
 
 #endif

@@ -19,6 +19,10 @@ int main(int argc, char **argv)
 		return ls_cmd_hist(&o);
 	case LS_CMD_SERVE:
 		return ls_cmd_serve(&o);
+	case LS_CMD_RECORD:
+		return ls_cmd_record(&o);
+	case LS_CMD_COMPARE:
+		return ls_cmd_compare(&o);
 	default:
 		return ls_cmd_top(&o);
 	}
