@@ -161,9 +161,9 @@ set(d['totals']['counters']) == set(json.load(open('$O/hist.json'))['counters'])
 check "record: counters add up (recorded <= ends, recorded ~ lock rows)" py "$O/base1.json" '
 c = d["totals"]["counters"]
 n = sum(l["contentions"] for l in d["totals"]["locks"])
-# counters and lock rows are read a moment apart: other processes can
-# complete a few waits in between
-ok = (0 < c["recorded"] <= c["ends"] and abs(c["recorded"] - n) <= max(10, c["recorded"] / 1000))'
+# counters and lock rows are read a moment apart (a read of 6600 locks
+# on a machine at load 15 let 0.3% more waits into the rows): 1% slack
+ok = (0 < c["recorded"] <= c["ends"] and abs(c["recorded"] - n) <= max(10, c["recorded"] / 100))'
 
 "$LS" record -o "$O/exit3.json" -- sh -c 'exit 3' 2>/dev/null
 rc=$?
