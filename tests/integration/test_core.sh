@@ -109,14 +109,15 @@ fi
 # its whole life and must agree on its count (within 10%).
 if need_cmd "reference" bpftrace &&
 	{ [ -e /sys/kernel/tracing/events/lock ] || { skip "reference: tracefs lock events unavailable"; false; }; }; then
-	bpftrace -e 'tracepoint:lock:contention_end /comm == "pipe_hammer"/ { @[args->lock_addr] = count(); }' \
+	# BEGIN fires once every probe is attached: wait for its line
+	bpftrace -e 'BEGIN { printf("ready\n"); }
+		tracepoint:lock:contention_end /comm == "pipe_hammer"/ { @[args->lock_addr] = count(); }' \
 		>"$out/bpftrace.txt" 2>&1 &
 	ref=$!
-	for _ in $(seq 100); do
-		grep -q Attaching "$out/bpftrace.txt" && break
+	for _ in $(seq 300); do
+		grep -q '^ready' "$out/bpftrace.txt" && break
 		sleep 0.1
 	done
-	sleep 2 # "Attaching" is printed before the probes are live
 	"$LS" hist --addr -F 0 -T mutex --json -- "$W/pipe_hammer" 2 3 >"$out/ref.json" 2>"$out/ref.err"
 	sleep 0.5
 	kill -INT "$ref"
