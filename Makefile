@@ -13,16 +13,19 @@ BUILD := build
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -D_GNU_SOURCE -I$(BUILD) -Ibpf -Iuser
 LDLIBS := -lbpf -lelf -lz -ljson-c -lm -lmicrohttpd -lcap-ng -lpthread
+CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
+CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
 
 # Pure C parts (no libbpf): unit-tested without root.
 MODEL_SRCS := user/kallsyms.c user/hist.c user/model.c user/naming.c \
 	user/log.c user/sources.c user/view_text.c user/export_json.c \
-	user/cli.c user/run.c user/export_prom.c user/netaddr.c user/privs.c
+	user/cli.c user/run.c user/export_prom.c user/netaddr.c user/privs.c \
+	user/top_model.c user/top_text.c
 AGENT_SRCS := user/collector.c user/collector_probes.c user/probe.c user/cmd_doctor.c \
 	user/cmd_hist.c user/cmd_top.c user/main.c user/cmd_serve.c \
-	user/serve_http.c
+	user/serve_http.c user/view_tui.c
 # record and compare: the reader, metrics, statistics and writers
 MODEL_SRCS += user/record_read.c user/metrics.c user/compare.c \
 	user/view_compare.c user/record_write.c user/outfile.c
@@ -49,13 +52,23 @@ $(BUILD)/lockscope.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vm
 $(BUILD)/lockscope.skel.h: $(BUILD)/lockscope.bpf.o
 	$(BPFTOOL) gen skeleton $< name lockscope_bpf > $@.tmp && mv $@.tmp $@
 
+# The owner reader: a separate object, so a kernel refusing it loses only it.
+$(BUILD)/owner.bpf.o: bpf/owner.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/owner.skel.h: $(BUILD)/owner.bpf.o
+	$(BPFTOOL) gen skeleton $< name owner_bpf > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/collector.o $(BUILD)/collector_probes.o: $(BUILD)/lockscope.skel.h
+$(BUILD)/collector.o: $(BUILD)/owner.skel.h
+
+$(BUILD)/view_tui.o: CFLAGS += $(CURSES_CFLAGS)
 
 $(BUILD)/%.o: user/%.c $(wildcard user/*.h) bpf/lockscope.h | $(BUILD)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 lockscope: $(MODEL_OBJS) $(AGENT_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CURSES_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
 	@mkdir -p $(dir $@)

@@ -211,4 +211,25 @@ struct ls_spin_key {
 #define LS_SPIN_FUNC_USER (LS_MAX_SPIN_RANGES + 1) /* user mode */
 #define LS_SPIN_SLOTS (LS_MAX_SPIN_RANGES + 2)
 
+/*
+ * Owner of one lock, read on demand by the "syscall" program in owner.bpf.c
+ * (run with BPF_PROG_TEST_RUN; nothing runs on the hot path).  Only the
+ * kinds whose lock word names its owner: mutex, rwsem, rt_mutex.
+ */
+struct ls_owner_args {
+	__u64 addr; /* in: lock address, from contention_begin */
+	__u32 kind; /* in: enum ls_kind */
+	__s32 err; /* out: 0, or -errno of the first read that failed */
+	__u64 owner; /* out: the owner word as read (flag bits included) */
+	__u64 count; /* out: rwsem count word (readers, writer bit) */
+	__u32 tid; /* out: pid field of the task the owner word points to */
+	__u32 tgid; /* out: its tgid */
+	char comm[16]; /* out: its comm */
+};
+
+#define LS_OWNER_FLAGS 0x7ULL /* low bits of owner words that are flags */
+#define LS_RWSEM_READER_OWNED 0x1ULL /* rwsem owner word: readers hold it */
+#define LS_RWSEM_WRITER_LOCKED 0x1ULL /* rwsem count word: a writer holds it */
+#define LS_RWSEM_READER_SHIFT 8 /* rwsem count word: readers from bit 8 */
+
 #endif /* LOCKSCOPE_H */

@@ -41,7 +41,8 @@ static const char doc[] =
 	"  lockscope compare base1.json base2.json -- new1.json new2.json\n"
 	"\vKinds (-T): spinlock rwlock rwlock:R rwlock:W mutex rwsem rwsem:R "
 	"rwsem:W rt_mutex rtlock pcpu-rwsem semaphore.\n"
-	"Sort keys (-s): total count spin sleep avg max waiters peak name kind.";
+	"Sort keys (-s): total count spin sleep avg max waiters peak name kind won "
+	"caller.";
 
 static const char args_doc[] = "[COMMAND] [-- PROGRAM [ARGS...]]\n"
 				"compare BASE.json... -- NEW.json...";

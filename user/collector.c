@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* collector.c - open, configure, load, attach, read; nothing else uses libbpf. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "naming.h"
 #include "probe.h"
 #include "collector_int.h"
+#include "owner.skel.h"
 
 /* Functions whose samples count as spinning, with every clone. */
 static const char *const spin_funcs[] = {
@@ -38,11 +40,13 @@ const char *const *ls_spin_funcs(size_t *n)
 
 #define BATCH 256
 
-static int libbpf_verbose;
+static int libbpf_verbose, libbpf_quiet;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
+	if (libbpf_quiet && !libbpf_verbose)
+		return 0;
 	if (level == LIBBPF_DEBUG && !libbpf_verbose)
 		return 0;
 	if (level == LIBBPF_INFO && !libbpf_verbose)
@@ -354,6 +358,7 @@ void ls_collector_stop(struct ls_collector *c)
 		for (int cpu = 0; cpu < c->ncpus_possible; cpu++)
 			bpf_link__destroy(c->perf_links[cpu]);
 	free(c->perf_links);
+	owner_bpf__destroy(c->owner);
 	lockscope_bpf__destroy(c->skel);
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
@@ -489,6 +494,119 @@ static int add_spin_caller(struct ls_collector *c, const void *k,
 				       *(const __u64 *)v);
 }
 
+/* comm of @tid in process @tgid from /proc; 0 or -errno. */
+static int read_comm(uint32_t tgid, uint32_t tid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", tgid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ENOENT;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int add_waiting(struct ls_collector *c, const void *k, const void *v,
+		       void *arg)
+{
+	const struct ls_waits *ws = v;
+	struct ls_snapshot *s = arg;
+	struct ls_waiter w = { .tid = *(const __u32 *)k, .tgid = ws->tgid };
+	__u32 depth = ws->depth < LS_DEPTH ? ws->depth : LS_DEPTH;
+
+	(void)c;
+	if (!depth)
+		return 0;
+	if (read_comm(w.tgid, w.tid, w.comm, sizeof(w.comm)))
+		snprintf(w.comm, sizeof(w.comm), "?");
+	for (__u32 i = 0; i < depth; i++) {
+		w.key.addr = ws->w[i].addr;
+		w.key.kind = ws->w[i].kind;
+		w.since_ns = ws->w[i].start_ns;
+		w.phase = ws->w[i].phase;
+		if (ls_snap_add_waiter(s, &w))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int owner_load(struct ls_collector *c)
+{
+	if (c->owner || c->owner_err)
+		return c->owner_err;
+	/* a refusal is reported in the view, not as a verifier log */
+	libbpf_quiet = 1;
+	c->owner = owner_bpf__open_and_load();
+	libbpf_quiet = 0;
+	if (!c->owner)
+		c->owner_err = errno ? -errno : -EINVAL;
+	return c->owner_err;
+}
+
+void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
+			struct ls_owner *o)
+{
+	struct ls_owner_args a = { .addr = key->addr, .kind = key->kind };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a,
+		    .ctx_size_in = sizeof(a));
+	struct timespec ts;
+	char comm[16];
+	int err, ok;
+
+	memset(o, 0, sizeof(*o));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	o->mono_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	if (key->kind != LS_KIND_MUTEX && key->kind != LS_KIND_RWSEM_R &&
+	    key->kind != LS_KIND_RWSEM_W && key->kind != LS_KIND_RT_MUTEX) {
+		snprintf(o->why, sizeof(o->why),
+			 "a %s does not record its owner",
+			 ls_kind_name(key->kind));
+		return;
+	}
+	err = owner_load(c);
+	if (err) {
+		snprintf(o->why, sizeof(o->why),
+			 "the kernel refused the owner reader: %s",
+			 ls_probe_why(err));
+		return;
+	}
+	err = bpf_prog_test_run_opts(bpf_program__fd(c->owner->progs.read_owner),
+				     &opts);
+	if (err) {
+		snprintf(o->why, sizeof(o->why), "running the owner reader failed: %s",
+			 ls_probe_why(-errno));
+		return;
+	}
+	if (a.err && !(a.owner & ~LS_OWNER_FLAGS) && a.err != -ENOENT) {
+		snprintf(o->why, sizeof(o->why), "lock memory unreadable: %s",
+			 strerror(-a.err));
+		return;
+	}
+	if (a.err == -ENOENT) {
+		snprintf(o->why, sizeof(o->why),
+			 "this kernel's %s has no owner field",
+			 ls_kind_name(key->kind));
+		return;
+	}
+	/* Believe the task only if /proc shows it with the same comm. */
+	ok = !a.err && a.tid &&
+	     !read_comm(a.tgid, a.tid, comm, sizeof(comm)) &&
+	     !strncmp(comm, a.comm, sizeof(comm) - 1);
+	o->tid = a.tid;
+	o->tgid = a.tgid;
+	memcpy(o->comm, a.comm, sizeof(o->comm));
+	o->comm[sizeof(o->comm) - 1] = '\0';
+	ls_owner_decode(o, key->kind, a.owner, a.count, ok);
+}
+
 /* Run-time stats (when enabled) and the kernel's recursion misses, which
  * are losses whether or not stats are on. */
 static void read_prog_stats(struct ls_collector *c, struct ls_snapshot *s)
@@ -566,6 +684,12 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	for (size_t i = 0; i < s->nrows; i++)
 		ls_name_row(c->have_ks ? &c->ks : NULL, &s->rows[i],
 			    c->o.with_addr);
+	if (c->o.read_waiting) {
+		err = read_hash(c, c->skel->maps.task_state, sizeof(__u32),
+				sizeof(struct ls_waits), add_waiting, s);
+		if (err)
+			return err;
+	}
 	read_prog_stats(c, s);
 	return 0;
 }

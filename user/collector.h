@@ -23,6 +23,7 @@ struct ls_collector_opts {
 	int no_tracepoints; /* leave the tracepoint source off */
 	enum ls_probe_mode probe_mode; /* function probes: --source */
 	int run_stats; /* enable BPF run-time stats (fd-scoped) */
+	int read_waiting; /* list the tasks waiting now in each snapshot */
 	int with_addr; /* put raw addresses in lock names */
 	int verbose; /* libbpf debug output */
 	const char *kallsyms; /* path, default /proc/kallsyms */
@@ -53,6 +54,13 @@ void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src);
 struct ls_collector *ls_collector_start(const struct ls_collector_opts *o);
 /* Fill @snap with everything since start; 0 or -errno. */
 int ls_collector_read(struct ls_collector *c, struct ls_snapshot *snap);
+/*
+ * Who holds the lock @key now, read from its owner word (mutex, rwsem,
+ * rt_mutex) by a BPF program run on demand, loaded on first use.  Always
+ * fills @o; state LS_OWNER_UNKNOWN with o->why when it cannot tell.
+ */
+void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
+			struct ls_owner *o);
 /* Start a new interval for peak waiters. */
 void ls_collector_next_epoch(struct ls_collector *c);
 const struct ls_source *ls_collector_sources(const struct ls_collector *c);

@@ -38,6 +38,8 @@ struct ls_collector {
 	uint64_t *pcpu; /* scratch for per-CPU values */
 	void *keys, *vals; /* batch scratch */
 	uint64_t epoch;
+	struct owner_bpf *owner; /* owner reader (owner.bpf.c), loaded on first use */
+	int owner_err; /* its load error (negative errno), once failed */
 };
 
 

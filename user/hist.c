@@ -86,10 +86,20 @@ static void range_str(char *buf, size_t len, unsigned i)
 void ls_hist_print(FILE *f, const char *la, const __u64 *a, const char *lb,
 		   const __u64 *b)
 {
+	ls_hist_print_w(f, la, a, lb, b, 30);
+}
+
+void ls_hist_print_w(FILE *f, const char *la, const __u64 *a, const char *lb,
+		     const __u64 *b, int width)
+{
 	int first = -1, last = -1;
 	uint64_t max = 0;
-	const int width = 30;
 	char r[40];
+
+	if (width < 1)
+		width = 1;
+	if (width > LS_HIST_BAR_MAX)
+		width = LS_HIST_BAR_MAX;
 
 	for (int i = 0; i < LS_HIST_SLOTS; i++) {
 		uint64_t v = a[i] + (b ? b[i] : 0);
@@ -114,7 +124,7 @@ void ls_hist_print(FILE *f, const char *la, const __u64 *a, const char *lb,
 	for (int i = first; i <= last; i++) {
 		int na = (int)((double)a[i] * width / (double)max + 0.5);
 		int nb = b ? (int)((double)b[i] * width / (double)max + 0.5) : 0;
-		char bars[64];
+		char bars[LS_HIST_BAR_MAX + 1];
 
 		if (a[i] && !na)
 			na = 1;

@@ -25,6 +25,11 @@ void ls_hist_add(__u64 *h, const __u64 *d);
  * non-empty slot: "range  count1 count2 |bars|".  @b may be NULL. */
 void ls_hist_print(FILE *f, const char *la, const __u64 *a, const char *lb,
 		   const __u64 *b);
+/* The same with bars @width characters wide (1 to LS_HIST_BAR_MAX); the
+ * lines are 39 (one histogram) or 50 (two) characters plus the bars. */
+#define LS_HIST_BAR_MAX 200
+void ls_hist_print_w(FILE *f, const char *la, const __u64 *a, const char *lb,
+		     const __u64 *b, int width);
 /* Format @ns as a short human duration ("850ns", "12.3us", "4.56ms", "1.2s"). */
 const char *ls_fmt_ns(char *buf, size_t len, uint64_t ns);
 

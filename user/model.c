@@ -17,6 +17,7 @@ void ls_snap_free(struct ls_snapshot *s)
 	free(s->cpu_all);
 	free(s->cpu_spin);
 	free(s->spin_callers);
+	free(s->waiting);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -24,6 +25,7 @@ void ls_snap_clear(struct ls_snapshot *s)
 {
 	s->nrows = 0;
 	s->nspin_callers = 0;
+	s->nwaiting = 0;
 }
 
 int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus)
@@ -162,6 +164,21 @@ int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
 	return 0;
 }
 
+int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w)
+{
+	if (s->nwaiting == s->waiting_cap) {
+		size_t cap = s->waiting_cap ? s->waiting_cap * 2 : 64;
+		struct ls_waiter *n = realloc(s->waiting, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->waiting = n;
+		s->waiting_cap = cap;
+	}
+	s->waiting[s->nwaiting++] = *w;
+	return 0;
+}
+
 uint64_t ls_snap_lost(const struct ls_snapshot *s)
 {
 	return s->loss[LS_LOSS_TASK_MAP_FULL] + s->loss[LS_LOSS_DEPTH] +
@@ -175,7 +192,8 @@ int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src)
 	dst->rows = NULL;
 	dst->cpu_all = dst->cpu_spin = NULL;
 	dst->spin_callers = NULL;
-	dst->cap = dst->spin_cap = 0;
+	dst->waiting = NULL;
+	dst->cap = dst->spin_cap = dst->waiting_cap = 0;
 	if (src->nrows) {
 		dst->rows = malloc(src->nrows * sizeof(*dst->rows));
 		if (!dst->rows)
@@ -198,6 +216,15 @@ int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src)
 			goto fail;
 		memcpy(dst->spin_callers, src->spin_callers, n);
 		dst->spin_cap = src->nspin_callers;
+	}
+	if (src->nwaiting) {
+		size_t n = src->nwaiting * sizeof(*dst->waiting);
+
+		dst->waiting = malloc(n);
+		if (!dst->waiting)
+			goto fail;
+		memcpy(dst->waiting, src->waiting, n);
+		dst->waiting_cap = src->nwaiting;
 	}
 	return 0;
 fail:
@@ -240,6 +267,44 @@ void ls_stats_delta(const struct ls_lock_stats *cur,
 	if (!out->contentions) {
 		out->min_ns = ~0ULL;
 		out->max_ns = 0;
+	}
+}
+
+/* Highest non-empty slot of @h, or -1. */
+static int top_slot(const __u64 *h)
+{
+	for (int i = LS_HIST_SLOTS - 1; i >= 0; i--)
+		if (h[i])
+			return i;
+	return -1;
+}
+
+/*
+ * The kernel keeps the largest wait and the peak of the waiters gauge since
+ * start (the peak also per epoch); turn them into the interval's figures.
+ */
+static void interval_extrema(struct ls_row *r, const struct ls_row *p,
+			     uint64_t epoch, struct ls_lock_stats *d)
+{
+	int top = top_slot(d->hist);
+
+	r->max_bound = 0;
+	if (d->contentions && p && r->st.max_ns <= p->st.max_ns && top >= 0) {
+		/* No new maximum: the longest wait of the interval lies in the
+		 * highest slot of its histogram and not above the old max. */
+		uint64_t hi = top < LS_HIST_SLOTS - 1 ? 1ULL << (top + 1) :
+							p->st.max_ns;
+
+		d->max_ns = hi < p->st.max_ns ? hi : p->st.max_ns;
+		r->max_bound = 1;
+	}
+	if (r->st.peak_epoch != epoch) {
+		/* No wait began in this interval: the gauge only fell, so its
+		 * peak is where it stood at the start (or now). */
+		int64_t a = p ? p->st.waiters : 0, b = r->st.waiters;
+		int64_t m = a > b ? a : b;
+
+		d->peak_waiters = m > 0 ? (uint64_t)m : 0;
 	}
 }
 
@@ -286,6 +351,7 @@ int ls_snap_delta(const struct ls_snapshot *cur,
 		struct ls_lock_stats d;
 
 		ls_stats_delta(&r->st, p ? &p->st : NULL, &d);
+		interval_extrema(r, p, cur->epoch, &d);
 		/* callers keep their cumulative shares: they are sampled */
 		r->st = d;
 		if (!d.contentions && !d.begins && d.waiters <= 0 &&
@@ -325,6 +391,7 @@ static const char *const sort_names[LS_SORT_NR] = {
 	[LS_SORT_AVG] = "avg",	   [LS_SORT_MAX_WAIT] = "max",
 	[LS_SORT_WAITERS] = "waiters", [LS_SORT_PEAK] = "peak",
 	[LS_SORT_NAME] = "name",   [LS_SORT_KIND] = "kind",
+	[LS_SORT_WON] = "won",	   [LS_SORT_CALLER] = "caller",
 };
 
 const char *ls_sort_name(enum ls_sort k)
@@ -355,6 +422,12 @@ static uint64_t sort_val(const struct ls_row *r)
 	case LS_SORT_MAX_WAIT: return r->st.max_ns;
 	case LS_SORT_WAITERS: return r->st.waiters > 0 ? (uint64_t)r->st.waiters : 0;
 	case LS_SORT_PEAK: return r->st.peak_waiters;
+	case LS_SORT_WON: {
+		double w = ls_row_spin_won_pct(r);
+
+		/* rows without spin phases sort below 0% */
+		return w < 0 ? 0 : (uint64_t)(w * 1000.0) + 1;
+	}
 	default: return r->st.total_ns;
 	}
 }
@@ -368,6 +441,8 @@ static int cmp_rows(const void *a, const void *b)
 		c = strcmp(x->name, y->name);
 	else if (sort_key == LS_SORT_KIND)
 		c = strcmp(ls_kind_name(x->key.kind), ls_kind_name(y->key.kind));
+	else if (sort_key == LS_SORT_CALLER)
+		c = strcmp(ls_row_top_caller(x), ls_row_top_caller(y));
 	else {
 		uint64_t vx = sort_val(x), vy = sort_val(y);
 
@@ -492,5 +567,44 @@ const char *ls_known_name(unsigned known)
 	case LS_KNOWN_MMAP_LOCK: return "mmap_lock";
 	case LS_KNOWN_SIGLOCK: return "siglock";
 	default: return NULL;
+	}
+}
+
+void ls_owner_decode(struct ls_owner *o, unsigned kind, uint64_t owner,
+		     uint64_t count, int task_ok)
+{
+	uint64_t task = owner & ~LS_OWNER_FLAGS;
+
+	o->nreaders = 0;
+	o->why[0] = '\0';
+	if (kind == LS_KIND_RWSEM_R || kind == LS_KIND_RWSEM_W) {
+		/* bit 63 of the count is a read-failure flag, not readers */
+		uint64_t readers = (count & ~(1ULL << 63)) >>
+				   LS_RWSEM_READER_SHIFT;
+
+		if (count & LS_RWSEM_WRITER_LOCKED) {
+			if (task && !(owner & LS_RWSEM_READER_OWNED) && task_ok) {
+				o->state = LS_OWNER_TASK;
+				return;
+			}
+			o->state = LS_OWNER_UNKNOWN;
+			snprintf(o->why, sizeof(o->why),
+				 "a writer holds it; its task is not confirmed");
+		} else if (readers) {
+			o->state = LS_OWNER_READERS;
+			o->nreaders = readers;
+		} else {
+			o->state = LS_OWNER_NONE;
+		}
+		return;
+	}
+	if (!task) {
+		o->state = LS_OWNER_NONE;
+	} else if (task_ok) {
+		o->state = LS_OWNER_TASK;
+	} else {
+		o->state = LS_OWNER_UNKNOWN;
+		snprintf(o->why, sizeof(o->why),
+			 "the owner word names no live task (lock freed?)");
 	}
 }

@@ -31,6 +31,34 @@ struct ls_row {
 	struct ls_caller callers[LS_ROW_CALLERS];
 	unsigned ncallers;
 	uint64_t caller_samples; /* every sampled stack of this lock */
+	int max_bound; /* delta rows: st.max_ns is an upper bound of the
+			* interval's longest wait, not the wait itself */
+};
+
+/* A task waiting on a sleeping lock now (from the BPF task_state map). */
+struct ls_waiter {
+	struct ls_lock_key key;
+	uint64_t since_ns; /* CLOCK_MONOTONIC start of the wait */
+	uint32_t tid, tgid;
+	uint32_t phase; /* enum ls_phase */
+	char comm[16]; /* from /proc; "?" when the task is gone */
+};
+
+/* Who holds a lock, as far as its owner word tells (see owner.bpf.c). */
+enum ls_owner_state {
+	LS_OWNER_UNKNOWN = 0, /* not readable: why[] says why */
+	LS_OWNER_NONE, /* the lock was free when read */
+	LS_OWNER_TASK, /* held by tid/tgid/comm */
+	LS_OWNER_READERS, /* rwsem held by readers (nreaders) */
+};
+
+struct ls_owner {
+	enum ls_owner_state state;
+	uint32_t tid, tgid;
+	char comm[16];
+	uint64_t nreaders;
+	uint64_t mono_ns; /* when read */
+	char why[96];
 };
 
 struct ls_spin_caller {
@@ -62,6 +90,9 @@ struct ls_snapshot {
 	/* lockscope's own cost (BPF run-time stats), when enabled */
 	struct ls_prog_stat prog[LS_PROG_MAX];
 	unsigned nprogs;
+	/* tasks waiting on sleeping locks when read (a gauge, not a delta) */
+	struct ls_waiter *waiting;
+	size_t nwaiting, waiting_cap;
 };
 
 void ls_snap_init(struct ls_snapshot *s);
@@ -81,6 +112,8 @@ void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples);
 /* Add spin samples of @func attributed to caller @fn. */
 int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
 			    const char *fn, uint64_t samples);
+/* Append a waiting task; -ENOMEM on allocation failure. */
+int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w);
 /* Sum of waits that were begun but are not recorded (for the invariant
  * begins = recorded + lost + in flight). */
 uint64_t ls_snap_lost(const struct ls_snapshot *s);
@@ -93,7 +126,9 @@ void ls_stats_delta(const struct ls_lock_stats *cur,
 		    struct ls_lock_stats *out);
 /* @out = @cur with every row, counter and sample replaced by its increase
  * since @prev (rows absent from prev are new: their totals are the delta).
- * Rows without any change are dropped. */
+ * Rows without any change are dropped.  Peak waiters is the interval's
+ * peak; max wait is the interval's longest wait when it set a new maximum,
+ * else an upper bound from the histogram (row->max_bound set). */
 int ls_snap_delta(const struct ls_snapshot *cur,
 		  const struct ls_snapshot *prev, struct ls_snapshot *out);
 
@@ -116,6 +151,8 @@ enum ls_sort {
 	LS_SORT_PEAK,
 	LS_SORT_NAME,
 	LS_SORT_KIND,
+	LS_SORT_WON, /* spin-won percent */
+	LS_SORT_CALLER, /* top caller's name */
 	LS_SORT_NR,
 };
 const char *ls_sort_name(enum ls_sort k);
@@ -141,5 +178,11 @@ int ls_kind_parse(const char *s, uint32_t *mask);
 const char *ls_loss_name(unsigned loss);
 const char *ls_ctr_name(unsigned ctr);
 const char *ls_known_name(unsigned known);
+
+/* Decide who holds a lock of @kind from its owner and count words (as read
+ * by owner.bpf.c); @task_ok says the task the owner word points to was
+ * confirmed in /proc.  Fills o->state, o->nreaders and o->why. */
+void ls_owner_decode(struct ls_owner *o, unsigned kind, uint64_t owner,
+		     uint64_t count, int task_ok);
 
 #endif

@@ -31,6 +31,11 @@ void ls_install_signals(void)
 
 int ls_child_start(struct ls_child *c, char **argv)
 {
+	return ls_child_start_io(c, argv, -1);
+}
+
+int ls_child_start_io(struct ls_child *c, char **argv, int out_fd)
+{
 	int pfd[2], err = 0;
 	pid_t pid;
 
@@ -46,6 +51,18 @@ int ls_child_start(struct ls_child *c, char **argv)
 	}
 	if (!pid) {
 		close(pfd[0]);
+		if (out_fd >= 0) {
+			int null = open("/dev/null", O_RDONLY);
+
+			if (null >= 0 && null != STDIN_FILENO) {
+				dup2(null, STDIN_FILENO);
+				close(null);
+			}
+			dup2(out_fd, STDOUT_FILENO);
+			dup2(out_fd, STDERR_FILENO);
+			if (out_fd > STDERR_FILENO)
+				close(out_fd);
+		}
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(argv[0], argv);

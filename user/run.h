@@ -18,6 +18,9 @@ struct ls_child {
 
 /* Start @argv; 0 or -errno (message printed). */
 int ls_child_start(struct ls_child *c, char **argv);
+/* The same with stdout and stderr on @out_fd and stdin on /dev/null (for a
+ * program started under a full-screen view); @out_fd < 0: inherit. */
+int ls_child_start_io(struct ls_child *c, char **argv, int out_fd);
 /* Sleep up to @secs; return early when stopped or the child ended.
  * Returns 1 when the caller should stop (signal or child done). */
 int ls_wait(double secs, struct ls_child *c);

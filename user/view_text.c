@@ -168,7 +168,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 }
 
 void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
-		    unsigned n, const char *sources)
+		    unsigned n, const char *sources, const char *extra)
 {
 	size_t shown = d->nrows < n ? d->nrows : n;
 	uint64_t all = all_samples(d), spin = 0;
@@ -185,25 +185,29 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 		(double)d->ctr[LS_CTR_END] / secs,
 		all ? 100.0 * (double)spin / (double)all : 0.0);
 	ls_print_losses(f, d);
+	if (extra)
+		fprintf(f, "%s\n", extra);
 	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %s\n", "LOCK",
 		"KIND", "CONT/s", "SPINms/s", "SLEEPms/s", "AVG", "MAX", "WAIT",
 		"PEAK", "WON%", "CALLER");
 	for (size_t i = 0; i < shown; i++) {
 		const struct ls_row *r = &d->rows[i];
-		char avg[16], mx[16], won[16];
+		char avg[16], mx[16], mxs[20], won[16];
 		double w = ls_row_spin_won_pct(r);
 
 		if (w >= 0)
 			snprintf(won, sizeof(won), "%.0f", w);
 		else
 			snprintf(won, sizeof(won), "-");
+		/* "<x": no new maximum this interval, its longest wait < x */
+		snprintf(mxs, sizeof(mxs), "%s%s", r->max_bound ? "<" : "",
+			 ls_fmt_ns(mx, sizeof(mx), r->st.max_ns));
 		fprintf(f, "%-32.32s %-9s %9.0f %9.2f %9.2f %9s %9s %5lld %5llu %6s %s\n",
 			r->name, ls_kind_name(r->key.kind),
 			(double)r->st.contentions / secs,
 			(double)r->st.spin_ns / 1e6 / secs,
 			(double)r->st.sleep_ns / 1e6 / secs,
-			ls_fmt_ns(avg, sizeof(avg), ls_row_avg_ns(r)),
-			ls_fmt_ns(mx, sizeof(mx), r->st.max_ns),
+			ls_fmt_ns(avg, sizeof(avg), ls_row_avg_ns(r)), mxs,
 			(long long)r->st.waiters,
 			(unsigned long long)r->st.peak_waiters, won,
 			ls_row_top_caller(r));

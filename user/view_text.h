@@ -15,8 +15,9 @@ void ls_print_spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz);
 void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		   unsigned n, const char *sources, unsigned hz,
 		   unsigned stack_every);
-/* One top frame: @d is the interval delta, @secs its length. */
+/* One top frame: @d is the interval delta, @secs its length; @extra, if
+ * not NULL, is one more header line (lockscope's cost). */
 void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
-		    unsigned n, const char *sources);
+		    unsigned n, const char *sources, const char *extra);
 
 #endif
