@@ -260,7 +260,7 @@ static void spin_line(char *buf, size_t len, const struct ls_top_frame *fr)
 		snprintf(buf, len, "spin: no cpu samples this interval");
 		return;
 	}
-	snprintf(buf, len, "spin: %.2f%% of CPU time (%llu of %llu samples)",
+	snprintf(buf, len, "spin: %.2f%% of CPU (%llu of %llu samples)",
 		 100.0 * (double)spin / (double)all, (unsigned long long)spin,
 		 (unsigned long long)all);
 	/* the spin functions, most sampled first */
@@ -329,15 +329,6 @@ static void loss_line(char *buf, size_t len, const struct ls_top_frame *fr)
 		    (unsigned long long)c->loss[i]);
 		if (d && d->loss[i])
 			cat(buf, len, " (+%llu)", (unsigned long long)d->loss[i]);
-		any = 1;
-	}
-	/* runs the kernel skipped because a BPF program was already running
-	 * on that CPU: events lockscope never saw */
-	for (unsigned p = 0; p < c->nprogs; p++) {
-		if (!c->prog[p].misses)
-			continue;
-		cat(buf, len, "%s %s skipped %llu", any ? "," : "",
-		    c->prog[p].name, (unsigned long long)c->prog[p].misses);
 		any = 1;
 	}
 	if (!any)
@@ -584,6 +575,19 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 		ls_top_fmt_ns(b, sizeof(b), c->st.max_ns);
 		snprintf(y, sizeof(y), "%s / %s", a, b);
 		fprintf(f, "  %-22s %24s %24s\n", "avg / max wait", "-", y);
+	}
+	if (c->st.osq_calls || c->st.slow_calls) {
+		/* function probes: parts of the wait above, never added to it */
+		ls_top_fmt_ns(a, sizeof(a), c->st.osq_ns);
+		fprintf(f, "osq_lock (part of spin): %s in %llu calls, %llu bailed out, peak %llu spinners\n",
+			a, (unsigned long long)c->st.osq_calls,
+			(unsigned long long)c->st.osq_bailouts,
+			(unsigned long long)c->st.osq_peak);
+		ls_top_fmt_ns(a, sizeof(a), c->st.slow_ns);
+		ls_top_fmt_ns(b, sizeof(b), c->st.slow_untraced_ns);
+		fprintf(f, "slow path: %s in %llu calls, %s outside tracepoint waits%s\n",
+			a, (unsigned long long)c->st.slow_calls, b,
+			c->key.kind == LS_KIND_RWSEM_W ? " (writer spin)" : "");
 	}
 	won = ls_row_spin_won_pct(c);
 	fprintf(f, "waiting now: %lld", (long long)(c->st.waiters > 0 ? c->st.waiters : 0));
