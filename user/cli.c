@@ -18,7 +18,9 @@ static const char doc[] =
 	"lockscope -- live kernel lock contention: which lock, who waits, how "
 	"long they spin and sleep.\n\n"
 	"Commands:\n"
-	"  top      live view of the most contended locks (default)\n"
+	"  top      live view of the most contended locks (default): full screen\n"
+	"           on a terminal (? lists the keys), plain text frames with -b\n"
+	"           or when stdout is not a terminal\n"
 	"  hist     trace for a while, then print wait histograms and the\n"
 	"           CPU share spent spinning\n"
 	"  doctor   show which data sources work on this kernel, and why\n"
@@ -79,7 +81,7 @@ static const struct argp_option options[] = {
 	{ "sort", 's', "KEY", 0, "Sort by KEY (default total)", 1 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "json", OPT_JSON, NULL, 0, "hist: print JSON", 2 },
-	{ "batch", 'b', NULL, 0, "top: plain text frames", 2 },
+	{ "batch", 'b', NULL, 0, "top: plain text frames (implied when stdout is not a terminal)", 2 },
 	{ "addr", OPT_ADDR, NULL, 0, "Show raw kernel addresses (they defeat KASLR)", 2 },
 	{ "cost", OPT_COST, NULL, 0, "Measure lockscope's own cost (BPF run-time stats)", 2 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug messages", 2 },

@@ -27,9 +27,9 @@ struct top_run {
 	struct ls_snapshot prev, cur, delta;
 	int have_delta;
 	struct ls_top_frame fr;
-	char srcs[256]; /* "tracepoints (tp_btf), ..." for batch frames */
+	char srcs[256];	 /* "tracepoints (tp_btf), ..." for batch frames */
 	char names[128]; /* "tracepoints, cpu sampler" for the screen */
-	uint64_t t0; /* mono ns of the first read */
+	uint64_t t0;	 /* mono ns of the first read */
 	double cpu_prev; /* agent CPU seconds at the previous read */
 	struct ls_child child;
 };
@@ -83,9 +83,9 @@ static int next_frame(struct top_run *r)
 	if (r->fr.secs <= 0)
 		r->fr.secs = 1e-9;
 	r->fr.uptime = (double)(r->cur.mono_ns - r->t0) / 1e9;
-	r->fr.agent_cpu = cpu >= 0 && r->cpu_prev >= 0 ?
-				  100.0 * (cpu - r->cpu_prev) / r->fr.secs :
-				  -1;
+	r->fr.agent_cpu = cpu >= 0 && r->cpu_prev >= 0
+				  ? 100.0 * (cpu - r->cpu_prev) / r->fr.secs
+				  : -1;
 	r->fr.when = time(NULL);
 	r->cpu_prev = cpu;
 	return ls_snap_copy(&r->prev, &r->cur);
@@ -107,8 +107,8 @@ static int run_batch(struct top_run *r)
 		ls_snap_filter(&r->delta, &o->filter);
 		ls_rows_sort(r->delta.rows, r->delta.nrows, o->sort, 0);
 		ls_top_cost(cost, sizeof(cost), &r->fr);
-		ls_print_frame(stdout, &r->delta, r->fr.secs, o->nlocks, r->srcs,
-			       cost);
+		ls_print_frame(stdout, &r->delta, r->fr.secs, o->nlocks,
+			       r->srcs, cost);
 		if (last || (o->count_set && ++frames >= o->count))
 			break;
 	}
@@ -154,7 +154,8 @@ static int run_tui(struct top_run *r)
 					break;
 				read_owner(r, &t, &owner, &have_owner);
 				t.msg[0] = '\0';
-				ls_tui_draw(&t, &r->fr, have_owner ? &owner : NULL);
+				ls_tui_draw(&t, &r->fr,
+					    have_owner ? &owner : NULL);
 				if (o->count_set && ++frames >= o->count)
 					break;
 			}
@@ -174,10 +175,10 @@ static int run_tui(struct top_run *r)
 		}
 		/* keys for up to 100 ms, then look at signals and the clock */
 		now = mono_ns();
-		key = ls_tui_key(now >= deadline ? 0 :
-				 deadline - now > 100000000ULL ?
-						   100 :
-						   (int)((deadline - now) / 1000000));
+		key = ls_tui_key(now >= deadline ? 0
+				 : deadline - now > 100000000ULL
+					 ? 100
+					 : (int)((deadline - now) / 1000000));
 		if (key == -1)
 			continue;
 		if (key == LS_TUI_RESIZE) {
@@ -196,7 +197,8 @@ static int run_tui(struct top_run *r)
 		if (flags & LS_TOP_OWNER)
 			read_owner(r, &t, &owner, &have_owner);
 		if (flags & LS_TOP_RETIME)
-			deadline = r->prev.mono_ns + (uint64_t)(t.interval * 1e9);
+			deadline =
+				r->prev.mono_ns + (uint64_t)(t.interval * 1e9);
 		if (flags & LS_TOP_REDRAW)
 			ls_tui_draw(&t, &r->fr, have_owner ? &owner : NULL);
 	}
@@ -231,7 +233,7 @@ int ls_cmd_top(const struct ls_opts *o)
 	ls_snap_init(&r.cur);
 	ls_snap_init(&r.delta);
 	ls_install_signals();
-	col.run_stats = 1; /* the header shows lockscope's own cost */
+	col.run_stats = 1;	   /* the header shows lockscope's own cost */
 	col.read_waiting = !batch; /* the detail view lists waiting tasks */
 	r.c = ls_collector_start(&col);
 	if (!r.c)
@@ -280,7 +282,8 @@ out:
 		struct stat st;
 
 		if (!fstat(logfd, &st) && st.st_size > 0)
-			fprintf(stderr, "lockscope: the output of %s is in %s\n",
+			fprintf(stderr,
+				"lockscope: the output of %s is in %s\n",
 				o->argv[0], logpath);
 		else
 			unlink(logpath);

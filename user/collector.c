@@ -600,10 +600,12 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 	ok = !a.err && a.tid &&
 	     !read_comm(a.tgid, a.tid, comm, sizeof(comm)) &&
 	     !strncmp(comm, a.comm, sizeof(comm) - 1);
-	o->tid = a.tid;
-	o->tgid = a.tgid;
-	memcpy(o->comm, a.comm, sizeof(o->comm));
-	o->comm[sizeof(o->comm) - 1] = '\0';
+	if (ok) {
+		o->tid = a.tid;
+		o->tgid = a.tgid;
+		memcpy(o->comm, a.comm, sizeof(o->comm));
+		o->comm[sizeof(o->comm) - 1] = '\0';
+	}
 	ls_owner_decode(o, key->kind, a.owner, a.count, ok);
 }
 
@@ -689,6 +691,10 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 				sizeof(struct ls_waits), add_waiting, s);
 		if (err)
 			return err;
+		/* every wait listed began before this: ages are not negative */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s->waiting_ns = (uint64_t)ts.tv_sec * 1000000000ULL +
+				(uint64_t)ts.tv_nsec;
 	}
 	read_prog_stats(c, s);
 	return 0;

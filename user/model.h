@@ -54,7 +54,8 @@ enum ls_owner_state {
 
 struct ls_owner {
 	enum ls_owner_state state;
-	uint32_t tid, tgid;
+	uint32_t tid, tgid; /* the task the owner word names, confirmed in
+			     * /proc; 0 if none (for readers: the last one) */
 	char comm[16];
 	uint64_t nreaders;
 	uint64_t mono_ns; /* when read */
@@ -93,6 +94,7 @@ struct ls_snapshot {
 	/* tasks waiting on sleeping locks when read (a gauge, not a delta) */
 	struct ls_waiter *waiting;
 	size_t nwaiting, waiting_cap;
+	uint64_t waiting_ns; /* CLOCK_MONOTONIC right after they were read */
 };
 
 void ls_snap_init(struct ls_snapshot *s);

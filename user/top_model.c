@@ -5,9 +5,9 @@
 #include "top_model.h"
 
 const enum ls_sort ls_top_sort_order[] = {
-	LS_SORT_TOTAL, LS_SORT_NAME,	 LS_SORT_KIND,	   LS_SORT_COUNT,
-	LS_SORT_SPIN,  LS_SORT_SLEEP,	 LS_SORT_AVG,	   LS_SORT_MAX_WAIT,
-	LS_SORT_WAITERS, LS_SORT_PEAK, LS_SORT_WON, LS_SORT_CALLER,
+	LS_SORT_TOTAL,	 LS_SORT_NAME,	LS_SORT_KIND, LS_SORT_COUNT,
+	LS_SORT_SPIN,	 LS_SORT_SLEEP, LS_SORT_AVG,  LS_SORT_MAX_WAIT,
+	LS_SORT_WAITERS, LS_SORT_PEAK,	LS_SORT_WON,  LS_SORT_CALLER,
 };
 const unsigned ls_top_nsorts =
 	sizeof(ls_top_sort_order) / sizeof(*ls_top_sort_order);
@@ -21,7 +21,6 @@ static const enum ls_sort col_sort[LS_COL_NR] = {
 	[LS_COL_PEAK] = LS_SORT_PEAK,	  [LS_COL_WON] = LS_SORT_WON,
 	[LS_COL_CALLER] = LS_SORT_CALLER,
 };
-
 
 void ls_top_init(struct ls_top *t, enum ls_sort sort, double interval)
 {
@@ -56,19 +55,32 @@ int ls_top_sort_col(enum ls_sort s)
 const char *ls_top_sort_label(enum ls_sort s)
 {
 	switch (s) {
-	case LS_SORT_TOTAL: return "total wait";
-	case LS_SORT_COUNT: return "contentions/s";
-	case LS_SORT_SPIN: return "spin ms/s";
-	case LS_SORT_SLEEP: return "sleep ms/s";
-	case LS_SORT_AVG: return "avg wait";
-	case LS_SORT_MAX_WAIT: return "max wait";
-	case LS_SORT_WAITERS: return "waiters now";
-	case LS_SORT_PEAK: return "peak waiters";
-	case LS_SORT_NAME: return "lock name";
-	case LS_SORT_KIND: return "kind";
-	case LS_SORT_WON: return "spin won %";
-	case LS_SORT_CALLER: return "top caller";
-	default: return "?";
+	case LS_SORT_TOTAL:
+		return "total wait";
+	case LS_SORT_COUNT:
+		return "contentions/s";
+	case LS_SORT_SPIN:
+		return "spin ms/s";
+	case LS_SORT_SLEEP:
+		return "sleep ms/s";
+	case LS_SORT_AVG:
+		return "avg wait";
+	case LS_SORT_MAX_WAIT:
+		return "max wait";
+	case LS_SORT_WAITERS:
+		return "waiters now";
+	case LS_SORT_PEAK:
+		return "peak waiters";
+	case LS_SORT_NAME:
+		return "lock name";
+	case LS_SORT_KIND:
+		return "kind";
+	case LS_SORT_WON:
+		return "spin won %";
+	case LS_SORT_CALLER:
+		return "top caller";
+	default:
+		return "?";
 	}
 }
 
@@ -114,7 +126,7 @@ void ls_top_set_page(struct ls_top *t, unsigned page)
 int ls_top_view(struct ls_top *t, const struct ls_snapshot *delta,
 		const struct ls_filter *base)
 {
-	struct ls_filter byname = { 0 };
+	struct ls_filter byname = {0};
 	int err;
 
 	if (!delta) {
@@ -139,7 +151,7 @@ int ls_top_view(struct ls_top *t, const struct ls_snapshot *delta,
 
 double ls_top_interval_step(double cur, int dir)
 {
-	static const double ladder[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 30, 60 };
+	static const double ladder[] = {0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 30, 60};
 	const int n = sizeof(ladder) / sizeof(*ladder);
 
 	if (dir > 0) {
@@ -223,8 +235,8 @@ static int common_key(struct ls_top *t, int key)
 	case ' ':
 		t->paused = !t->paused;
 		snprintf(t->msg, sizeof(t->msg), "%s",
-			 t->paused ? "paused: the screen keeps this interval" :
-				     "resumed");
+			 t->paused ? "paused: the screen keeps this interval"
+				   : "resumed");
 		return LS_TOP_REDRAW;
 	case '+':
 	case '=':
@@ -247,13 +259,26 @@ static int scroll_key(size_t *pos, int key, unsigned page)
 	size_t p = *pos;
 
 	switch (key) {
-	case LS_KEY_UP: p = p ? p - 1 : 0; break;
-	case LS_KEY_DOWN: p++; break;
-	case LS_KEY_PGUP: p = p > page ? p - page : 0; break;
-	case LS_KEY_PGDN: p += page; break;
-	case LS_KEY_HOME: p = 0; break;
-	case LS_KEY_END: p = (size_t)-1 / 2; break;
-	default: return 0;
+	case LS_KEY_UP:
+		p = p ? p - 1 : 0;
+		break;
+	case LS_KEY_DOWN:
+		p++;
+		break;
+	case LS_KEY_PGUP:
+		p = p > page ? p - page : 0;
+		break;
+	case LS_KEY_PGDN:
+		p += page;
+		break;
+	case LS_KEY_HOME:
+		p = 0;
+		break;
+	case LS_KEY_END:
+		p = (size_t)-1 / 2;
+		break;
+	default:
+		return 0;
 	}
 	*pos = p;
 	return 1;
@@ -374,9 +399,10 @@ int ls_top_key(struct ls_top *t, int key)
 		case 'o':
 			return LS_TOP_OWNER | LS_TOP_REDRAW;
 		default:
-			return scroll_key(&t->scroll, key, t->page ? t->page : 1) ?
-				       LS_TOP_REDRAW :
-				       0;
+			return scroll_key(&t->scroll, key,
+					  t->page ? t->page : 1)
+				       ? LS_TOP_REDRAW
+				       : 0;
 		}
 	}
 	return list_key(t, key);

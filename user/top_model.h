@@ -16,7 +16,7 @@
 
 enum ls_top_mode {
 	LS_TOP_LIST = 0, /* one row per lock */
-	LS_TOP_DETAIL, /* one lock: histograms, callers, waiters, owner */
+	LS_TOP_DETAIL,	 /* one lock: histograms, callers, waiters, owner */
 	LS_TOP_HELP,
 	LS_TOP_SORTMENU, /* pick the sort column from a list */
 };
@@ -42,20 +42,20 @@ enum {
 #define LS_TOP_REDRAW 0x02
 #define LS_TOP_REVIEW 0x04 /* sort or filter changed: rebuild the rows */
 #define LS_TOP_RETIME 0x08 /* the interval changed */
-#define LS_TOP_OWNER 0x10 /* a lock was opened: read its owner now */
+#define LS_TOP_OWNER 0x10  /* a lock was opened: read its owner now */
 
 /* Columns of the list, left to right. */
 enum ls_top_col {
 	LS_COL_NAME = 0,
 	LS_COL_KIND,
 	LS_COL_COUNT, /* contentions/s */
-	LS_COL_SPIN, /* ms spent spinning per second */
+	LS_COL_SPIN,  /* ms spent spinning per second */
 	LS_COL_SLEEP, /* ms spent sleeping per second */
 	LS_COL_AVG,
 	LS_COL_MAX,
-	LS_COL_WAIT, /* waiters now */
-	LS_COL_PEAK, /* peak waiters in the interval */
-	LS_COL_WON, /* spin phases that won the lock, % */
+	LS_COL_WAIT,   /* waiters now */
+	LS_COL_PEAK,   /* peak waiters in the interval */
+	LS_COL_WON,    /* spin phases that won the lock, % */
 	LS_COL_CALLER, /* most sampled caller */
 	LS_COL_NR,
 };
@@ -67,22 +67,22 @@ struct ls_top {
 	enum ls_top_mode mode, back; /* back: where help returns to */
 	enum ls_sort sort;
 	int reverse; /* ascending numbers, descending names */
-	char filter[LS_TOP_FILTER_MAX]; /* name substring, "" = all */
+	char filter[LS_TOP_FILTER_MAX];	    /* name substring, "" = all */
 	char filter_old[LS_TOP_FILTER_MAX]; /* restored by Esc */
 	int editing; /* the filter line has the keyboard */
 	int paused;
 	double interval; /* seconds */
-	int hist_total; /* detail: histograms since start, not the interval */
+	int hist_total;	 /* detail: histograms since start, not the interval */
 	struct ls_snapshot view; /* the interval's rows, filtered and sorted */
-	size_t nrows_all; /* rows before filtering */
-	size_t sel, top; /* selected row, first row on screen */
+	size_t nrows_all;	 /* rows before filtering */
+	size_t sel, top;	 /* selected row, first row on screen */
 	struct ls_lock_key sel_key;
 	int have_sel;
 	struct ls_lock_key detail; /* the lock the detail view shows */
-	size_t scroll; /* first line shown of detail and help */
+	size_t scroll;		   /* first line shown of detail and help */
 	unsigned menu; /* sort menu cursor: index into ls_top_sort_order */
 	unsigned page; /* rows on screen, set by the view */
-	char msg[96]; /* shown once in the status line */
+	char msg[96];  /* shown once in the status line */
 };
 
 void ls_top_init(struct ls_top *t, enum ls_sort sort, double interval);

@@ -6,6 +6,7 @@
 #include "hist.h"
 #include "top_text.h"
 
+/* clang-format off */
 static const struct {
 	const char *title;
 	int width; /* at 80 columns */
@@ -23,6 +24,7 @@ static const struct {
 	[LS_COL_WON] = { "WON%", 4, 0 },
 	[LS_COL_CALLER] = { "CALLER", 0, 1 },
 };
+/* clang-format on */
 
 #define NAME_MIN 12
 
@@ -33,7 +35,7 @@ static int same_key(const struct ls_lock_key *a, const struct ls_lock_key *b)
 
 const char *ls_top_fmt_ns(char *buf, size_t len, uint64_t ns)
 {
-	static const char *const unit[] = { "us", "ms", "s" };
+	static const char *const unit[] = {"us", "ms", "s"};
 	double v = (double)ns;
 	int u = -1;
 
@@ -86,9 +88,9 @@ static const char *fmt_ms(char *buf, size_t len, double v)
 
 void ls_top_layout(struct ls_top_layout *l, int width)
 {
-	static const enum ls_top_col drop[] = { LS_COL_WON, LS_COL_PEAK,
-						LS_COL_KIND, LS_COL_MAX,
-						LS_COL_SLEEP, LS_COL_AVG };
+	static const enum ls_top_col drop[] = {LS_COL_WON,   LS_COL_PEAK,
+					       LS_COL_KIND,  LS_COL_MAX,
+					       LS_COL_SLEEP, LS_COL_AVG};
 	int used = 0, x = 0, extra;
 
 	memset(l, 0, sizeof(*l));
@@ -121,8 +123,8 @@ void ls_top_layout(struct ls_top_layout *l, int width)
 			by = shrink;
 		l->w[LS_COL_NAME] -= by;
 		shrink -= by;
-		for (unsigned i = 0; shrink > 0 && i < sizeof(drop) / sizeof(*drop);
-		     i++) {
+		for (unsigned i = 0;
+		     shrink > 0 && i < sizeof(drop) / sizeof(*drop); i++) {
 			l->shown[drop[i]] = 0;
 			shrink -= l->w[drop[i]] + 1;
 			l->w[drop[i]] = 0;
@@ -139,8 +141,7 @@ void ls_top_layout(struct ls_top_layout *l, int width)
 }
 
 /* Put @s into @line at the column's place, cut or padded to its width. */
-static void put(char *line, const struct ls_top_layout *l, int c,
-		const char *s)
+static void put(char *line, const struct ls_top_layout *l, int c, const char *s)
 {
 	int w = l->w[c], n = (int)strlen(s);
 
@@ -187,8 +188,10 @@ void ls_top_row(char *buf, size_t len, const struct ls_row *r, double secs,
 		secs = 1;
 	snprintf(f[LS_COL_NAME], sizeof(f[0]), "%s", r->name);
 	snprintf(f[LS_COL_KIND], sizeof(f[0]), "%s", ls_kind_name(r->key.kind));
-	fmt_rate(f[LS_COL_COUNT], sizeof(f[0]), (double)r->st.contentions / secs);
-	fmt_ms(f[LS_COL_SPIN], sizeof(f[0]), (double)r->st.spin_ns / 1e6 / secs);
+	fmt_rate(f[LS_COL_COUNT], sizeof(f[0]),
+		 (double)r->st.contentions / secs);
+	fmt_ms(f[LS_COL_SPIN], sizeof(f[0]),
+	       (double)r->st.spin_ns / 1e6 / secs);
 	fmt_ms(f[LS_COL_SLEEP], sizeof(f[0]),
 	       (double)r->st.sleep_ns / 1e6 / secs);
 	if (r->st.contentions)
@@ -248,7 +251,7 @@ static void spin_line(char *buf, size_t len, const struct ls_top_frame *fr)
 {
 	const struct ls_snapshot *d = fr->delta;
 	uint64_t all = all_samples(d), spin = 0, shown = 0;
-	int used[LS_MAX_SPIN_RANGES] = { 0 };
+	int used[LS_MAX_SPIN_RANGES] = {0};
 
 	if (!fr->sampler) {
 		snprintf(buf, len, "spin: cpu sampler off");
@@ -276,7 +279,8 @@ static void spin_line(char *buf, size_t len, const struct ls_top_frame *fr)
 			break;
 		used[best] = 1;
 		shown += d->func_samples[best];
-		cat(buf, len, "%s %s %.2f%%", shown == d->func_samples[best] ? ":" : ",",
+		cat(buf, len, "%s %s %.2f%%",
+		    shown == d->func_samples[best] ? ":" : ",",
 		    d->func_name[best],
 		    100.0 * (double)d->func_samples[best] / (double)all);
 	}
@@ -297,14 +301,16 @@ void ls_top_cost(char *buf, size_t len, const struct ls_top_frame *fr)
 
 			/* begin_btf -> begin, cpu_sample -> sample */
 			snprintf(name, sizeof(name), "%s",
-				 strncmp(ps->name, "cpu_", 4) ? ps->name :
-								ps->name + 4);
+				 strncmp(ps->name, "cpu_", 4) ? ps->name
+							      : ps->name + 4);
 			sfx = strrchr(name, '_');
-			if (sfx && (!strcmp(sfx, "_btf") || !strcmp(sfx, "_raw")))
+			if (sfx &&
+			    (!strcmp(sfx, "_btf") || !strcmp(sfx, "_raw")))
 				*sfx = '\0';
 			if (ps->run_cnt)
 				cat(buf, len, " %s %lluns", name,
-				    (unsigned long long)(ps->run_ns / ps->run_cnt));
+				    (unsigned long long)(ps->run_ns /
+							 ps->run_cnt));
 			else
 				cat(buf, len, " %s -", name);
 			ns += ps->run_ns;
@@ -328,7 +334,8 @@ static void loss_line(char *buf, size_t len, const struct ls_top_frame *fr)
 		cat(buf, len, "%s %s %llu", any ? "," : "", ls_loss_name(i),
 		    (unsigned long long)c->loss[i]);
 		if (d && d->loss[i])
-			cat(buf, len, " (+%llu)", (unsigned long long)d->loss[i]);
+			cat(buf, len, " (+%llu)",
+			    (unsigned long long)d->loss[i]);
 		any = 1;
 	}
 	if (!any)
@@ -342,6 +349,28 @@ static void loss_line(char *buf, size_t len, const struct ls_top_frame *fr)
  * ", " (else a space), continuation lines indented by two; at most @max
  * lines in all.  Returns the new count.
  */
+/* Where to end a line of @p that has @room characters: after ", ", else
+ * after a space, else at @room (the whole rest if it fits). */
+static int cut_at(const char *p, int room)
+{
+	int len = (int)strlen(p);
+
+	if (len <= room)
+		return len;
+	for (int k = room; k > room / 3; k--)
+		if (p[k - 1] == ' ' && k >= 2 && p[k - 2] == ',')
+			return k;
+	for (int k = room; k > room / 3; k--)
+		if (p[k - 1] == ' ')
+			return k;
+	return room;
+}
+
+/*
+ * Append @text to @lines as lines of at most @width characters, broken by
+ * cut_at(), continuation lines indented by two; at most @max lines in all
+ * (the last one keeps the rest).  Returns the new count.
+ */
 static unsigned wrap(char lines[][LS_TOP_LINE], unsigned n, unsigned max,
 		     const char *text, int width)
 {
@@ -351,25 +380,32 @@ static unsigned wrap(char lines[][LS_TOP_LINE], unsigned n, unsigned max,
 	if (width < 20)
 		width = 20;
 	while (*p && n < max) {
-		int room = width - indent, len = (int)strlen(p), cut = len;
+		int cut = n + 1 < max ? cut_at(p, width - indent)
+				      : (int)strlen(p);
 
-		if (len > room && n + 1 < max) {
-			cut = 0;
-			for (int k = room; k > room / 3 && !cut; k--)
-				if (p[k - 1] == ' ' && k >= 2 && p[k - 2] == ',')
-					cut = k;
-			for (int k = room; k > room / 3 && !cut; k--)
-				if (p[k - 1] == ' ')
-					cut = k;
-			if (!cut)
-				cut = room;
-		}
 		snprintf(lines[n], LS_TOP_LINE, "%*s%.*s", indent, "", cut, p);
 		n++;
 		p += cut;
 		indent = 2;
 	}
 	return n;
+}
+
+/* The same into a text page. */
+static void fwrap(FILE *f, const char *text, int width)
+{
+	const char *p = text;
+	int indent = 0;
+
+	if (width < 20)
+		width = 20;
+	while (*p) {
+		int cut = cut_at(p, width - indent);
+
+		fprintf(f, "%*s%.*s\n", indent, "", cut, p);
+		p += cut;
+		indent = 2;
+	}
 }
 
 unsigned ls_top_header(const struct ls_top *t, const struct ls_top_frame *fr,
@@ -388,7 +424,8 @@ unsigned ls_top_header(const struct ls_top *t, const struct ls_top_frame *fr,
 	n = wrap(lines, n, max, buf, width);
 	if (d)
 		snprintf(buf, sizeof(buf),
-			 "events/s: %.0f begins, %.0f ends   locks: %zu of %zu   tasks waiting: %zu",
+			 "events/s: %.0f begins, %.0f ends   locks: %zu of %zu "
+			 "  tasks waiting: %zu",
 			 (double)d->ctr[LS_CTR_BEGIN] / secs,
 			 (double)d->ctr[LS_CTR_END] / secs, t->view.nrows,
 			 d->nrows, d->nwaiting);
@@ -419,24 +456,29 @@ void ls_top_status(char *buf, size_t len, const struct ls_top *t)
 	switch (t->mode) {
 	case LS_TOP_DETAIL:
 		snprintf(buf, len,
-			 "Esc back  arrows scroll  t histograms %s  o owner  p pause  ? help  q quit",
+			 "Esc back  arrows scroll  t: histograms %s  o: owner  "
+			 "? help  q quit",
 			 t->hist_total ? "of the interval" : "since start");
 		break;
 	case LS_TOP_HELP:
-		snprintf(buf, len, "arrows scroll   any other key: back   q quit");
+		snprintf(buf, len,
+			 "arrows scroll   any other key: back   q quit");
 		break;
 	case LS_TOP_SORTMENU:
-		snprintf(buf, len, "sort by: arrows pick, Enter sort, Esc cancel");
+		snprintf(buf, len,
+			 "sort by: arrows pick, Enter sort, Esc cancel");
 		break;
 	default:
-		snprintf(buf, len, "sort: %s%s%s%s  ", ls_top_sort_label(t->sort),
-			 t->reverse ? " (rev)" : "",
+		snprintf(buf, len, "sort: %s%s%s%s  ",
+			 ls_top_sort_label(t->sort), t->reverse ? " (rev)" : "",
 			 t->filter[0] ? "  filter: " : "", t->filter);
 		/* a message replaces the key list until the next frame */
 		if (t->msg[0])
 			cat(buf, len, "%s", t->msg);
 		else
-			cat(buf, len, "? help / filter <> sort Enter open p pause +- %gs q quit",
+			cat(buf, len,
+			    "? help / filter <> sort Enter open p pause +- %gs "
+			    "q quit",
 			    t->interval);
 	}
 }
@@ -470,7 +512,8 @@ static void detail_waiting(FILE *f, const struct ls_snapshot *cur,
 			w[n++] = &cur->waiting[i];
 	qsort(w, n, sizeof(*w), cmp_since);
 	if (LS_KIND_IS_SPINNING(key->kind))
-		fprintf(f, "waiting tasks: not listed for spinning locks (their waits last microseconds)\n");
+		fprintf(f, "waiting tasks: not listed for spinning locks "
+			   "(their waits last microseconds)\n");
 	else if (!n)
 		fprintf(f, "waiting tasks: none when read\n");
 	else {
@@ -480,11 +523,12 @@ static void detail_waiting(FILE *f, const struct ls_snapshot *cur,
 	}
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  %8u %8u  %-16s %-6s %s\n", w[i]->tid, w[i]->tgid,
-			w[i]->comm, w[i]->phase == LS_PHASE_SPIN ? "spin" : "sleep",
+			w[i]->comm,
+			w[i]->phase == LS_PHASE_SPIN ? "spin" : "sleep",
 			ls_top_fmt_ns(age, sizeof(age),
-				      cur->mono_ns > w[i]->since_ns ?
-					      cur->mono_ns - w[i]->since_ns :
-					      0));
+				      cur->waiting_ns > w[i]->since_ns
+					      ? cur->waiting_ns - w[i]->since_ns
+					      : 0));
 	free(w);
 }
 
@@ -496,16 +540,24 @@ static void detail_owner(FILE *f, const struct ls_owner *o)
 	}
 	switch (o->state) {
 	case LS_OWNER_TASK:
-		fprintf(f, "owner: tid %u (%s), pid %u   (read each refresh, o: now)\n",
+		fprintf(f,
+			"owner: tid %u (%s), pid %u   (read each refresh, o: "
+			"now)\n",
 			o->tid, o->comm, o->tgid);
 		break;
 	case LS_OWNER_NONE:
-		fprintf(f, "owner: none, the lock was free   (read each refresh, o: now)\n");
+		fprintf(f, "owner: none, the lock was free   (read each "
+			   "refresh, o: now)\n");
 		break;
 	case LS_OWNER_READERS:
-		fprintf(f, "owner: %llu reader%s   (read each refresh, o: now)\n",
+		fprintf(f, "owner: %llu reader%s",
 			(unsigned long long)o->nreaders,
 			o->nreaders == 1 ? "" : "s");
+		/* the owner word keeps the last reader in: a hint, no more */
+		if (o->tid)
+			fprintf(f, ", the last to enter tid %u (%s)", o->tid,
+				o->comm);
+		fprintf(f, "   (o: read now)\n");
 		break;
 	default:
 		fprintf(f, "owner: unknown: %s\n", o->why[0] ? o->why : "?");
@@ -516,10 +568,10 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 		   const struct ls_top_frame *fr, const struct ls_owner *owner,
 		   int width)
 {
-	const struct ls_row *d = fr->delta ? ls_snap_find(fr->delta, &t->detail) :
-					     NULL;
-	const struct ls_row *c = fr->cur ? ls_snap_find(fr->cur, &t->detail) :
-					   NULL;
+	const struct ls_row *d =
+		fr->delta ? ls_snap_find(fr->delta, &t->detail) : NULL;
+	const struct ls_row *c =
+		fr->cur ? ls_snap_find(fr->cur, &t->detail) : NULL;
 	const struct ls_row *h = t->hist_total ? c : d;
 	double secs = fr->secs > 0 ? fr->secs : 1, won;
 	char a[32], b[32], x[96], y[96];
@@ -531,10 +583,10 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 	}
 	/* two columns: the last interval and the totals since start */
 	fprintf(f, "%s (%s)\n", c->name, ls_kind_name(c->key.kind));
-	fprintf(f, "  %-22s %24s %24s\n", "", "last interval",
-		"since start");
+	fprintf(f, "  %-22s %24s %24s\n", "", "last interval", "since start");
 	if (d) {
-		snprintf(x, sizeof(x), "%.1f/s", (double)d->st.contentions / secs);
+		snprintf(x, sizeof(x), "%.1f/s",
+			 (double)d->st.contentions / secs);
 		fprintf(f, "  %-22s %24s %24llu\n", "contentions", x,
 			(unsigned long long)c->st.contentions);
 		snprintf(x, sizeof(x), "%.2f / %.2f ms/s",
@@ -565,8 +617,8 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 		fprintf(f, "  %-22s %24s %24s\n", "peak waiters / gave up", x,
 			y);
 	} else {
-		fprintf(f, "  %-22s %24s %24llu\n", "contentions",
-			"none", (unsigned long long)c->st.contentions);
+		fprintf(f, "  %-22s %24s %24llu\n", "contentions", "none",
+			(unsigned long long)c->st.contentions);
 		ls_top_fmt_ns(a, sizeof(a), c->st.spin_ns);
 		ls_top_fmt_ns(b, sizeof(b), c->st.sleep_ns);
 		snprintf(y, sizeof(y), "%s / %s", a, b);
@@ -577,36 +629,54 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 		fprintf(f, "  %-22s %24s %24s\n", "avg / max wait", "-", y);
 	}
 	if (c->st.osq_calls || c->st.slow_calls) {
-		/* function probes: parts of the wait above, never added to it */
+		/* function probes: parts of the wait above, never added to it
+		 */
 		ls_top_fmt_ns(a, sizeof(a), c->st.osq_ns);
-		fprintf(f, "osq_lock (part of spin): %s in %llu calls, %llu bailed out, peak %llu spinners\n",
+		fprintf(f,
+			"osq_lock (part of spin): %s in %llu calls, %llu "
+			"bailed out, peak %llu spinners\n",
 			a, (unsigned long long)c->st.osq_calls,
 			(unsigned long long)c->st.osq_bailouts,
 			(unsigned long long)c->st.osq_peak);
 		ls_top_fmt_ns(a, sizeof(a), c->st.slow_ns);
 		ls_top_fmt_ns(b, sizeof(b), c->st.slow_untraced_ns);
-		fprintf(f, "slow path: %s in %llu calls, %s outside tracepoint waits%s\n",
+		fprintf(f,
+			"slow path: %s in %llu calls, %s outside tracepoint "
+			"waits%s\n",
 			a, (unsigned long long)c->st.slow_calls, b,
 			c->key.kind == LS_KIND_RWSEM_W ? " (writer spin)" : "");
 	}
 	won = ls_row_spin_won_pct(c);
-	fprintf(f, "waiting now: %lld", (long long)(c->st.waiters > 0 ? c->st.waiters : 0));
+	fprintf(f, "waiting now: %lld",
+		(long long)(c->st.waiters > 0 ? c->st.waiters : 0));
 	if (won >= 0)
-		fprintf(f, "   spin won the lock: %.1f%% of %llu spin phases since start",
-			won,
-			(unsigned long long)(c->st.spin_won + c->st.spin_failed));
+		fprintf(f,
+			"   spin won the lock: %llu of %llu spin phases "
+			"(%.1f%%)",
+			(unsigned long long)c->st.spin_won,
+			(unsigned long long)(c->st.spin_won +
+					     c->st.spin_failed),
+			won);
 	fputc('\n', f);
 	detail_owner(f, owner);
 	if (c->ncallers) {
-		fprintf(f, "callers (%llu sampled stacks, one every %u contentions):",
-			(unsigned long long)c->caller_samples, fr->stack_every);
+		char line[LS_TOP_LINE];
+
+		snprintf(line, sizeof(line),
+			 "callers (%llu sampled stacks, one every %u "
+			 "contentions):",
+			 (unsigned long long)c->caller_samples,
+			 fr->stack_every);
 		for (unsigned i = 0; i < c->ncallers; i++)
-			fprintf(f, "%s %s %.0f%%", i ? "," : "", c->callers[i].fn,
-				100.0 * (double)c->callers[i].samples /
-					(double)c->caller_samples);
-		fputc('\n', f);
+			cat(line, sizeof(line), "%s %s %.0f%%", i ? "," : "",
+			    c->callers[i].fn,
+			    100.0 * (double)c->callers[i].samples /
+				    (double)c->caller_samples);
+		fwrap(f, line, width);
 	} else {
-		fprintf(f, "callers: none sampled yet (one stack every %u contentions)\n",
+		fprintf(f,
+			"callers: none sampled yet (one stack every %u "
+			"contentions)\n",
 			fr->stack_every);
 	}
 	detail_waiting(f, fr->cur, &t->detail);
@@ -633,39 +703,51 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 
 void ls_top_help(FILE *f)
 {
-	fputs("lockscope top: the most contended kernel locks, refreshed every interval\n"
+	fputs("lockscope top: the most contended kernel locks, refreshed every "
+	      "interval\n"
 	      "\n"
 	      "Keys\n"
 	      "  Up Down PgUp PgDn Home End   select a lock\n"
-	      "  Enter                        open it: histograms, callers, waiters, owner\n"
+	      "  Enter                        open it: histograms, callers, "
+	      "waiters, owner\n"
 	      "  Esc Enter Left (in a lock)   back to the list\n"
 	      "  < >   , .                    sort by the column left / right\n"
 	      "  s F6                         sort menu\n"
 	      "  r I                          reverse the order\n"
 	      "  / F3 F4                      filter by name (Esc clears)\n"
-	      "  p Space                      pause (the screen keeps its interval)\n"
+	      "  p Space                      pause (the screen keeps its "
+	      "interval)\n"
 	      "  + -                          longer / shorter interval\n"
-	      "  t (in a lock)                histograms of the interval / since start\n"
+	      "  t (in a lock)                histograms of the interval / "
+	      "since start\n"
 	      "  o (in a lock)                read the owner again\n"
 	      "  ? h F1                       this help\n"
 	      "  q F10 Ctrl-C                 quit\n"
 	      "\n"
 	      "Columns (rates over the last interval)\n"
-	      "  LOCK     symbol, known lock (mmap_lock, siglock) or kind@caller\n"
+	      "  LOCK     symbol, known lock (mmap_lock, siglock) or "
+	      "kind@caller\n"
 	      "  CONT/s   contentions per second (lock:contention_begin/end)\n"
-	      "  SPINms   ms per second spent spinning (mutex optimistic spin,\n"
+	      "  SPINms   ms per second spent spinning (mutex optimistic "
+	      "spin,\n"
 	      "           spinlocks), SLEEPms the same for sleeping\n"
-	      "  AVG MAX  wait per contention; MAX <x: the interval set no new\n"
+	      "  AVG MAX  wait per contention; MAX <x: the interval set no "
+	      "new\n"
 	      "           maximum, its longest wait was below x (histogram)\n"
-	      "  WAIT     tasks waiting now; PEAK: most at once in the interval\n"
-	      "  WON%     mutex spin phases that got the lock without sleeping\n"
+	      "  WAIT     tasks waiting now; PEAK: most at once in the "
+	      "interval\n"
+	      "  WON%     mutex spin phases that got the lock without "
+	      "sleeping\n"
 	      "  CALLER   most sampled caller (a stack every Nth contention)\n"
 	      "\n"
 	      "Header\n"
 	      "  spin:    share of cpu-clock samples inside spin functions\n"
-	      "           (osq_lock, mutex_spin_on_owner, queued spinlock slow paths)\n"
-	      "  cost:    ns per run of each BPF program (BPF run-time stats),\n"
+	      "           (osq_lock, mutex_spin_on_owner, queued spinlock slow "
+	      "paths)\n"
+	      "  cost:    ns per run of each BPF program (BPF run-time "
+	      "stats),\n"
 	      "           their CPU share, and this program's own CPU share\n"
-	      "  losses:  every event not fully recorded, by reason, since start\n",
+	      "  losses:  every event not fully recorded, by reason, since "
+	      "start\n",
 	      f);
 }

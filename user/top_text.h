@@ -15,17 +15,19 @@
 
 /* Everything a frame shows besides the state: the figures of one interval. */
 struct ls_top_frame {
-	const struct ls_snapshot *delta; /* last interval; NULL before the first */
+	const struct ls_snapshot
+		*delta; /* last interval; NULL before the first */
 	const struct ls_snapshot *cur; /* totals since start */
-	double secs; /* length of the interval */
-	double uptime; /* seconds since lockscope started */
+	double secs;		       /* length of the interval */
+	double uptime;		       /* seconds since lockscope started */
 	const char *sources; /* "tracepoints (tp_btf), cpu sampler (...)" */
-	int sampler; /* the cpu sampler is active */
+	int sampler;	     /* the cpu sampler is active */
 	unsigned sample_hz;
 	unsigned stack_every; /* caller stack every Nth contention */
-	int cost; /* BPF run-time stats are enabled */
-	double agent_cpu; /* lockscope's own CPU use, % of one CPU; <0 unknown */
-	time_t when; /* wall clock of the frame */
+	int cost;	      /* BPF run-time stats are enabled */
+	double agent_cpu; /* lockscope's own CPU use, % of one CPU; <0 unknown
+			   */
+	time_t when;	  /* wall clock of the frame */
 };
 
 /* Column positions at one screen width. */

@@ -54,7 +54,7 @@ static void on_fatal(int sig)
 int ls_tui_start(void)
 {
 	static int registered;
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	struct sigaction sa;
 	const char *term = getenv("TERM");
 
@@ -103,18 +103,30 @@ int ls_tui_key(int ms)
 	timeout(ms < 0 ? 0 : ms);
 	ch = getch();
 	switch (ch) {
-	case ERR: return -1;
-	case KEY_RESIZE: return LS_TUI_RESIZE;
-	case KEY_UP: return LS_KEY_UP;
-	case KEY_DOWN: return LS_KEY_DOWN;
-	case KEY_LEFT: return LS_KEY_LEFT;
-	case KEY_RIGHT: return LS_KEY_RIGHT;
-	case KEY_PPAGE: return LS_KEY_PGUP;
-	case KEY_NPAGE: return LS_KEY_PGDN;
-	case KEY_HOME: return LS_KEY_HOME;
-	case KEY_END: return LS_KEY_END;
-	case KEY_ENTER: return LS_KEY_ENTER;
-	case KEY_BACKSPACE: return LS_KEY_BACKSPACE;
+	case ERR:
+		return -1;
+	case KEY_RESIZE:
+		return LS_TUI_RESIZE;
+	case KEY_UP:
+		return LS_KEY_UP;
+	case KEY_DOWN:
+		return LS_KEY_DOWN;
+	case KEY_LEFT:
+		return LS_KEY_LEFT;
+	case KEY_RIGHT:
+		return LS_KEY_RIGHT;
+	case KEY_PPAGE:
+		return LS_KEY_PGUP;
+	case KEY_NPAGE:
+		return LS_KEY_PGDN;
+	case KEY_HOME:
+		return LS_KEY_HOME;
+	case KEY_END:
+		return LS_KEY_END;
+	case KEY_ENTER:
+		return LS_KEY_ENTER;
+	case KEY_BACKSPACE:
+		return LS_KEY_BACKSPACE;
 	default:
 		if (ch >= KEY_F(1) && ch <= KEY_F(12))
 			return LS_KEY_F0 + (ch - KEY_F0);
@@ -210,7 +222,8 @@ static void draw_text(struct ls_top *t, const char *text, int y, int bottom)
 		if (first) {
 			first--;
 		} else {
-			mvaddnstr(y, 0, p, (int)(n < (size_t)COLS ? n : (size_t)COLS));
+			mvaddnstr(y, 0, p,
+				  (int)(n < (size_t)COLS ? n : (size_t)COLS));
 			y++;
 		}
 		p += n + (nl ? 1 : 0);
@@ -225,8 +238,8 @@ static void draw_menu(struct ls_top *t, int y, int bottom)
 	for (unsigned i = 0; i < ls_top_nsorts && y < bottom; i++, y++) {
 		enum ls_sort s = ls_top_sort_order[i];
 
-		snprintf(buf, sizeof(buf), " %c %-16s", s == t->sort ? '*' : ' ',
-			 ls_top_sort_label(s));
+		snprintf(buf, sizeof(buf), " %c %-16s",
+			 s == t->sort ? '*' : ' ', ls_top_sort_label(s));
 		line(y, 0, buf, i == t->menu ? A_REVERSE : 0);
 	}
 }

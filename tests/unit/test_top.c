@@ -15,11 +15,11 @@
 
 #define MS 1000000ULL
 
-static struct ls_row *mkrow(struct ls_snapshot *s, uint64_t addr,
-			    unsigned kind, const char *name, uint64_t n,
-			    uint64_t spin, uint64_t sleep)
+static struct ls_row *mkrow(struct ls_snapshot *s, uint64_t addr, unsigned kind,
+			    const char *name, uint64_t n, uint64_t spin,
+			    uint64_t sleep)
 {
-	struct ls_lock_key k = { .addr = addr, .kind = kind };
+	struct ls_lock_key k = {.addr = addr, .kind = kind};
 	struct ls_row *r = ls_snap_add_row(s, &k);
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -119,15 +119,28 @@ static void row_text(void **state)
 	fill(&s);
 	ls_top_layout(&l, 80);
 	ls_top_titles(b, sizeof(b), &l);
-	assert_string_equal(b, "LOCK                KIND     CONT/s SPINms SLEEPms    AVG     MAX WAIT PEAK WON%");
+	assert_string_equal(b, "LOCK                KIND     CONT/s SPINms "
+			       "SLEEPms    AVG     MAX WAIT PEAK WON%");
 	/* rates over a 1 s interval, then over 2 s: halved */
-	ls_top_row(b, sizeof(b), ls_snap_find(&s, &(struct ls_lock_key){ 0x1000, LS_KIND_MUTEX, 0 }), 1.0, &l);
-	assert_string_equal(b, "mutex@genl_rcv_msg  mutex     13173   24.9    0.72 1.94us  7.76us    1    2   99");
-	ls_top_row(b, sizeof(b), ls_snap_find(&s, &(struct ls_lock_key){ 0x1000, LS_KIND_MUTEX, 0 }), 2.0, &l);
-	assert_string_equal(b, "mutex@genl_rcv_msg  mutex      6586   12.4    0.36 1.94us  7.76us    1    2   99");
+	ls_top_row(b, sizeof(b),
+		   ls_snap_find(
+			   &s, &(struct ls_lock_key){0x1000, LS_KIND_MUTEX, 0}),
+		   1.0, &l);
+	assert_string_equal(b, "mutex@genl_rcv_msg  mutex     13173   24.9    "
+			       "0.72 1.94us  7.76us    1    2   99");
+	ls_top_row(b, sizeof(b),
+		   ls_snap_find(
+			   &s, &(struct ls_lock_key){0x1000, LS_KIND_MUTEX, 0}),
+		   2.0, &l);
+	assert_string_equal(b, "mutex@genl_rcv_msg  mutex      6586   12.4    "
+			       "0.36 1.94us  7.76us    1    2   99");
 	/* a sleeping lock: no spin phases, so no WON% */
-	ls_top_row(b, sizeof(b), ls_snap_find(&s, &(struct ls_lock_key){ 0x2000, LS_KIND_RWSEM_W, 0 }), 1.0, &l);
-	assert_string_equal(b, "mmap_lock           rwsem:W      18      0     122 6.78ms  27.1ms    0    0    -");
+	ls_top_row(b, sizeof(b),
+		   ls_snap_find(&s, &(struct ls_lock_key){0x2000,
+							  LS_KIND_RWSEM_W, 0}),
+		   1.0, &l);
+	assert_string_equal(b, "mmap_lock           rwsem:W      18      0     "
+			       "122 6.78ms  27.1ms    0    0    -");
 	assert_true(strlen(b) <= 80);
 	/* wide: the caller column appears */
 	ls_top_layout(&l, 120);
@@ -190,7 +203,7 @@ static void interval_extrema(void **state)
 static void view_sort_filter(void **state)
 {
 	struct ls_snapshot s;
-	struct ls_filter base = { 0 };
+	struct ls_filter base = {0};
 	struct ls_top t;
 
 	(void)state;
@@ -267,7 +280,7 @@ static void view_sort_filter(void **state)
 static void keys_and_modes(void **state)
 {
 	struct ls_snapshot s;
-	struct ls_filter base = { 0 };
+	struct ls_filter base = {0};
 	struct ls_top t;
 	int f;
 
@@ -346,7 +359,7 @@ static void header_text(void **state)
 {
 	struct ls_snapshot cur, d;
 	struct ls_top t;
-	struct ls_top_frame fr = { 0 };
+	struct ls_top_frame fr = {0};
 	char lines[LS_TOP_HEADER_LINES][LS_TOP_LINE];
 	unsigned n;
 
@@ -387,11 +400,17 @@ static void header_text(void **state)
 	assert_int_equal(n, 5);
 	for (unsigned i = 0; i < n; i++)
 		assert_true(strlen(lines[i]) <= 80);
-	assert_non_null(strstr(lines[0], "every 2s  sources: tracepoints, cpu sampler"));
-	assert_string_equal(lines[1], "events/s: 13000 begins, 12995 ends   locks: 3 of 3   tasks waiting: 0");
-	assert_string_equal(lines[2], "losses: end without begin 7 (+2) since start");
-	assert_string_equal(lines[3], "spin: 2.00% of CPU (4 of 200 samples): osq_lock 1.50%, mutex_spin_on_owner 0.50%");
-	assert_string_equal(lines[4], "cost: begin 94ns end 80ns sample - per run, BPF 0.23% CPU, agent 0.4% CPU");
+	assert_non_null(strstr(lines[0],
+			       "every 2s  sources: tracepoints, cpu sampler"));
+	assert_string_equal(lines[1], "events/s: 13000 begins, 12995 ends   "
+				      "locks: 3 of 3   tasks waiting: 0");
+	assert_string_equal(lines[2],
+			    "losses: end without begin 7 (+2) since start");
+	assert_string_equal(lines[3],
+			    "spin: 2.00% of CPU (4 of 200 samples): osq_lock "
+			    "1.50%, mutex_spin_on_owner 0.50%");
+	assert_string_equal(lines[4], "cost: begin 94ns end 80ns sample - per "
+				      "run, BPF 0.23% CPU, agent 0.4% CPU");
 
 	/* paused; no losses; sampler off; stats off */
 	t.paused = 1;
@@ -428,16 +447,16 @@ static char *detail(const struct ls_top *t, const struct ls_top_frame *fr,
 static void detail_text(void **state)
 {
 	struct ls_snapshot cur, d;
-	struct ls_waiter w = { .key = { 0x1000, LS_KIND_MUTEX, 0 }, .tgid = 40 };
-	struct ls_owner o = { .state = LS_OWNER_TASK, .tid = 41, .tgid = 40 };
+	struct ls_waiter w = {.key = {0x1000, LS_KIND_MUTEX, 0}, .tgid = 40};
+	struct ls_owner o = {.state = LS_OWNER_TASK, .tid = 41, .tgid = 40};
 	struct ls_top t;
-	struct ls_top_frame fr = { .secs = 1, .stack_every = 64 };
+	struct ls_top_frame fr = {.secs = 1, .stack_every = 64};
 	char *text, *a, *b;
 
 	(void)state;
 	fill(&cur);
 	fill(&d);
-	cur.mono_ns = 10 * MS;
+	cur.waiting_ns = 10 * MS;
 	w.tid = 42; /* waiting 3 ms, sleeping */
 	w.since_ns = 7 * MS;
 	w.phase = LS_PHASE_SLEEP;
@@ -451,14 +470,16 @@ static void detail_text(void **state)
 	ls_snap_add_waiter(&cur, &w);
 	snprintf(o.comm, sizeof(o.comm), "stress-ng-netli");
 	ls_top_init(&t, LS_SORT_TOTAL, 1.0);
-	t.detail = (struct ls_lock_key){ 0x1000, LS_KIND_MUTEX, 0 };
+	t.detail = (struct ls_lock_key){0x1000, LS_KIND_MUTEX, 0};
 	fr.delta = &d;
 	fr.cur = &cur;
 	text = detail(&t, &fr, &o);
 	assert_non_null(strstr(text, "mutex@genl_rcv_msg (mutex)\n"));
 	assert_non_null(strstr(text, "13173.0/s"));
-	assert_non_null(strstr(text, "owner: tid 41 (stress-ng-netli), pid 40"));
-	assert_non_null(strstr(text, "callers (10 sampled stacks, one every 64 contentions): genl_rcv_msg 100%"));
+	assert_non_null(
+		strstr(text, "owner: tid 41 (stress-ng-netli), pid 40"));
+	assert_non_null(strstr(text, "callers (10 sampled stacks, one every 64 "
+				     "contentions): genl_rcv_msg 100%"));
 	a = strstr(text, "       43       40  stress-ng-netli  sleep  5.00ms");
 	b = strstr(text, "       42       40  stress-ng-netli  sleep  3.00ms");
 	assert_non_null(a);
@@ -471,24 +492,47 @@ static void detail_text(void **state)
 	assert_non_null(strstr(text, "1.0us -> 2.0us"));
 	free(text);
 
+	o.state = LS_OWNER_READERS;
+	o.nreaders = 2;
+	text = detail(&t, &fr, &o);
+	assert_non_null(strstr(text, "owner: 2 readers, the last to enter tid "
+				     "41 (stress-ng-netli)"));
+	free(text);
 	o.state = LS_OWNER_NONE;
 	text = detail(&t, &fr, &o);
 	assert_non_null(strstr(text, "owner: none, the lock was free"));
 	free(text);
 	o.state = LS_OWNER_UNKNOWN;
-	snprintf(o.why, sizeof(o.why), "the kernel refused the owner reader: EPERM");
+	snprintf(o.why, sizeof(o.why),
+		 "the kernel refused the owner reader: EPERM");
 	text = detail(&t, &fr, &o);
-	assert_non_null(strstr(text, "owner: unknown: the kernel refused the owner reader: EPERM"));
+	assert_non_null(strstr(
+		text,
+		"owner: unknown: the kernel refused the owner reader: EPERM"));
+	free(text);
+
+	/* long caller lists wrap at the page width instead of being cut */
+	ls_row_add_caller(&cur.rows[0], "a_rather_long_kernel_function_name",
+			  5);
+	ls_row_add_caller(&cur.rows[0], "another_rather_long_function_name", 4);
+	ls_row_add_caller(&cur.rows[0], "yet_another_long_function_name", 3);
+	text = detail(&t, &fr, &o);
+	for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
+		assert_true(strlen(l) <= 80);
+	free(text);
+	text = detail(&t, &fr, &o);
+	assert_non_null(strstr(text, "yet_another_long_function_name 14%"));
 	free(text);
 
 	/* a spinlock lists no waiting tasks; a lock gone from the interval
 	 * still shows its totals */
-	t.detail = (struct ls_lock_key){ 0x3000, LS_KIND_SPINLOCK, 0 };
+	t.detail = (struct ls_lock_key){0x3000, LS_KIND_SPINLOCK, 0};
 	d.nrows = 0;
 	text = detail(&t, &fr, NULL);
 	assert_non_null(strstr(text, "spinlock@__schedule (spinlock)"));
 	assert_non_null(strstr(text, "not listed for spinning locks"));
-	assert_non_null(strstr(text, "  contentions                                none                      128\n"));
+	assert_non_null(strstr(text, "  contentions                            "
+				     "    none                      128\n"));
 	assert_non_null(strstr(text, "owner: not read yet"));
 	free(text);
 	ls_top_free(&t);
@@ -524,7 +568,7 @@ static void owner_words(void **state)
 
 static void hist_width(void **state)
 {
-	__u64 a[LS_HIST_SLOTS] = { 0 }, b[LS_HIST_SLOTS] = { 0 };
+	__u64 a[LS_HIST_SLOTS] = {0}, b[LS_HIST_SLOTS] = {0};
 	char *buf = NULL, *line;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
