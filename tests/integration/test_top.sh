@@ -97,12 +97,12 @@ else
 	fail "top: first row is not the genl mutex: $(rows a | head -3)"
 fi
 h1=$(cap a | head -2)
-r1=$(rows a | grep '^mutex@genl_rcv_msg' | head -1)
+r1=$(rows a)
 sleep 2.2
 h2=$(cap a | head -2)
-r2=$(rows a | grep '^mutex@genl_rcv_msg' | head -1)
+r2=$(rows a)
 if [ "$h1" != "$h2" ] && [ -n "$r2" ] && [ "$r1" != "$r2" ]; then
-	pass "top: header and genl row change between frames ($r1 -> $r2)"
+	pass "top: header and rows change between frames ($(head -1 <<<"$r1" | cut -c1-60) -> $(head -1 <<<"$r2" | cut -c1-60))"
 else
 	fail "top: frames did not change: '$r1' / '$r2'"
 fi
@@ -116,9 +116,24 @@ else
 	fail "top: header incomplete: $hdr"
 fi
 
-# --- sorting: pause so every order comes from the same interval ----------
-T send-keys -t a p
-sleep 0.3
+# --- sorting: pause on a frame with the genl mutex, so that every order,
+# the filter and the lock's page come from the same interval ------------
+paused=no
+for _ in $(seq 10); do
+	wait_for a '^mutex@genl_rcv_msg +mutex ' 10 || break
+	T send-keys -t a p
+	sleep 0.3
+	if cap a | grep -q '^lockscope top \[PAUSED\]' && rows a | grep -q '^mutex@genl_rcv_msg '; then
+		paused=yes
+		break
+	fi
+	T send-keys -t a p # a new frame came first: resume and try again
+done
+if [ $paused = yes ]; then
+	pass "top: p pauses (header says [PAUSED]) on a frame with the genl mutex"
+else
+	fail "top: could not pause on a frame with the genl mutex: $(head -3 "$out/a.screen")"
+fi
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do T send-keys -t a '<'; done
 T send-keys -t a '>'
 sleep 0.4
@@ -163,21 +178,23 @@ else
 fi
 
 # --- filter ---------------------------------------------------------------
-all=$(rows a | wc -l)
+before=$(rows a)
+all=$(wc -l <<<"$before")
+want=$(grep -c genl <<<"$before")
 T send-keys -t a / g e n l
 sleep 0.4
 T send-keys -t a Enter
 sleep 0.4
 frows=$(rows a)
-if [ -n "$frows" ] && ! grep -qv genl <<<"$frows" && [ "$(wc -l <<<"$frows")" -lt "$all" ] &&
+if [ -n "$frows" ] && ! grep -qv genl <<<"$frows" && [ "$(wc -l <<<"$frows")" -eq "$want" ] &&
 	cap a | grep -q 'filter: genl'; then
-	pass "top: '/genl' narrows $all rows to $(wc -l <<<"$frows")"
+	pass "top: '/genl' keeps the $want of $all rows whose name has genl"
 else
-	fail "top: filter: $all rows -> $frows"
+	fail "top: filter: $all rows ($want with genl) -> $frows"
 fi
 
 # --- detail: histograms, callers, owner -----------------------------------
-T send-keys -t a p Enter # resume, open the genl mutex
+T send-keys -t a Enter # open the genl mutex (still paused)
 if wait_for a '^mutex@genl_rcv_msg \(mutex\)' 3 &&
 	grep -q '^wait histogram' "$out/a.screen" &&
 	grep -Eq '^callers \([0-9]+ sampled stacks.*genl_rcv_msg [0-9]+%' "$out/a.screen" &&
@@ -188,9 +205,10 @@ else
 	fail "top: detail view: $(cat "$out/a.screen")"
 fi
 # the owner word of the genl mutex names a stress-ng task when it is held
+# ('o' reads it now, paused or not)
 seen=""
 bad=""
-for _ in $(seq 120); do
+for _ in $(seq 250); do
 	T send-keys -t a o
 	sleep 0.08
 	line=$(cap a | grep '^owner: ')
@@ -205,9 +223,9 @@ if [ -n "$seen" ]; then
 elif [ -n "$bad" ]; then
 	fail "top: owner line: $bad"
 else
-	fail "top: the genl mutex was never seen held in 120 reads"
+	fail "top: the genl mutex was never seen held in 250 reads"
 fi
-T send-keys -t a Escape
+T send-keys -t a Escape p # back to the list, resume
 if wait_for a '^LOCK +KIND' 2; then
 	pass "top: Esc closes the lock and returns to the list"
 else
