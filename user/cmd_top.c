@@ -6,6 +6,9 @@
 #include "run.h"
 #include "view_text.h"
 
+/* The first frame comes after at most this long: data within a second. */
+#define LS_FIRST_FRAME_S 0.5
+
 int ls_cmd_top(const struct ls_opts *o)
 {
 	struct ls_snapshot prev, cur, delta;
@@ -27,7 +30,10 @@ int ls_cmd_top(const struct ls_opts *o)
 	if (!err && o->argv)
 		err = ls_child_start(&child, o->argv);
 	while (!err && !ls_stop) {
-		int last = ls_wait(o->interval, &child);
+		int last = ls_wait(!frames && o->interval > LS_FIRST_FRAME_S ?
+					   LS_FIRST_FRAME_S :
+					   o->interval,
+				   &child);
 		double secs;
 
 		err = ls_collector_read(c, &cur);
@@ -42,8 +48,16 @@ int ls_cmd_top(const struct ls_opts *o)
 		ls_rows_sort(delta.rows, delta.nrows, o->sort, 0);
 		ls_print_frame(stdout, &delta, secs > 0 ? secs : 1, o->nlocks,
 			       srcs);
-		err = ls_snap_copy(&prev, &cur);
-		if (last || (o->count_set && ++frames >= o->count))
+		fflush(stdout); /* a frame at a time to a pipe or a file */
+		{
+			/* cur becomes prev; the next read refills the old prev */
+			struct ls_snapshot t = prev;
+
+			prev = cur;
+			cur = t;
+		}
+		frames++;
+		if (last || (o->count_set && frames >= o->count))
 			break;
 	}
 	if (err) {

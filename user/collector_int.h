@@ -38,6 +38,13 @@ struct ls_collector {
 	uint64_t *pcpu; /* scratch for per-CPU values */
 	void *keys, *vals; /* batch scratch */
 	uint64_t epoch;
+	/* forgetting idle locks: rows marked in this read, keys to delete */
+	uint8_t *idle;
+	size_t idle_cap;
+	struct ls_lock_key *gone_locks;
+	struct ls_caller_key *gone_callers;
+	size_t ngone_locks, ngone_callers, gone_locks_cap, gone_callers_cap;
+	uint64_t forgotten;
 };
 
 

@@ -62,6 +62,10 @@ struct ls_snapshot {
 	/* lockscope's own cost (BPF run-time stats), when enabled */
 	struct ls_prog_stat prog[LS_PROG_MAX];
 	unsigned nprogs;
+	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
+	 * of two), valid while kidx_n == nrows; rows stay where they are */
+	uint64_t *kidx;
+	size_t kidx_n, kidx_cap;
 };
 
 void ls_snap_init(struct ls_snapshot *s);
@@ -72,7 +76,7 @@ int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus);
 /* Append a row for @key (zeroed stats); NULL on allocation failure. */
 struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 			       const struct ls_lock_key *key);
-/* Sort rows by key so ls_snap_find works. */
+/* Index the rows by key for ls_snap_find (rows are not moved). */
 void ls_snap_index(struct ls_snapshot *s);
 struct ls_row *ls_snap_find(const struct ls_snapshot *s,
 			    const struct ls_lock_key *key);

@@ -2,6 +2,7 @@
 /*
  * mmap_hammer THREADS SECONDS - THREADS threads of one process loop
  * mmap/touch/munmap of 128 MiB: writers of the process's mmap_lock rwsem.
+ * Prints "ops: N", the mmap/munmap cycles done, at the end.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -12,10 +13,12 @@
 #define SIZE (128UL << 20)
 
 static volatile int stop;
+static unsigned long long ops;
 
 static void *hammer(void *arg)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	unsigned long long n = 0;
 
 	(void)arg;
 	while (!stop) {
@@ -23,13 +26,15 @@ static void *hammer(void *arg)
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (p == MAP_FAILED)
-			return NULL;
+			break;
 		/* a few faults take the lock for reading too */
 		for (unsigned long off = 0; off < SIZE; off += SIZE / 16)
 			p[off] = 1;
 		(void)page;
 		munmap(p, SIZE);
+		n++;
 	}
+	__atomic_add_fetch(&ops, n, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -53,5 +58,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	free(t);
+	printf("ops: %llu\n", ops);
 	return 0;
 }
