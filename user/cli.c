@@ -446,6 +446,15 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 			split = i;
 			break;
 		}
+		if (!strncmp(argv[i], "--H", 3)) {
+			/* argp's hidden --HANG[=SECS] sleeps for an hour (found
+			 * by fuzzing): no option of ours starts with --H */
+			char obj[96];
+
+			snprintf(obj, sizeof(obj), "option '%.64s'", argv[i]);
+			ls_fail("parse", obj, "unknown option");
+			return -EINVAL;
+		}
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-?") ||
 		    !strcmp(argv[i], "--usage") || !strcmp(argv[i], "--version") ||
 		    !strcmp(argv[i], "-V"))

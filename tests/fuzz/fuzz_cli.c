@@ -39,6 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (o.argv && (o.argc < 1 || !o.argv[0])))
 			__builtin_trap();
 	}
+	/* kept for the process lifetime by ls_cli_parse */
+	free(o.all_argv);
+	free(o.files);
 	free(buf);
 	return 0;
 }

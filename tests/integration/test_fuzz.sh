@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # libFuzzer harnesses (ASan + UBSan) for the kallsyms parser, the kallsyms
-# file reader and the command line parser, a few seconds each
-# (LS_FUZZ_SECONDS, default 5); `make fuzz` runs them longer.
+# file reader, the command line parser and the record reader, a few seconds
+# each (LS_FUZZ_SECONDS, default 5); `make fuzz` runs them longer.
 . "$(dirname "$0")/../lib.sh"
 bins=$(ls "$LS_ROOT"/build/fuzz/fuzz_* 2>/dev/null | grep -v '\.o$')
 if [ -z "$bins" ]; then
