@@ -369,6 +369,7 @@ void ls_collector_stop(struct ls_collector *c)
 	free(c->idle);
 	free(c->gone_locks);
 	free(c->gone_callers);
+	free(c->spin_cache);
 	free(c);
 }
 
@@ -577,6 +578,55 @@ static int add_spin_caller(struct ls_collector *c, const void *k,
 
 /* Run-time stats (when enabled) and the kernel's recursion misses, which
  * are losses whether or not stats are on. */
+/*
+ * spin_callers changes only with a spin sample: while the sampler's spin
+ * count stands still, the last read stands (a full walk of the map's
+ * buckets is a third of a read).  A sample counts before it lands in the
+ * map, so a change is read twice before the copy is trusted again.
+ */
+static int read_spin_callers(struct ls_collector *c, struct ls_snapshot *s)
+{
+	uint64_t n = s->ctr[LS_CTR_SAMPLES_SPIN];
+	int err;
+
+	if (!c->src[LS_SRC_SAMPLER].active)
+		return 0;
+	if (c->spin_cache_ok && n == c->spin_seen && !c->spin_dirty) {
+		for (size_t i = 0; i < c->nspin_cache; i++) {
+			const struct ls_spin_caller *sc = &c->spin_cache[i];
+
+			err = ls_snap_add_spin_caller(s, sc->func, sc->fn,
+						      sc->samples);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	err = read_hash(c, c->skel->maps.spin_callers,
+			sizeof(struct ls_spin_key), sizeof(__u64),
+			add_spin_caller, s);
+	if (err)
+		return err;
+	c->spin_cache_ok = 0;
+	if (s->nspin_callers > c->spin_cache_cap) {
+		struct ls_spin_caller *p = realloc(
+			c->spin_cache, s->nspin_callers * sizeof(*p));
+
+		if (!p)
+			return 0; /* no copy: read again next time */
+		c->spin_cache = p;
+		c->spin_cache_cap = s->nspin_callers;
+	}
+	if (s->nspin_callers)
+		memcpy(c->spin_cache, s->spin_callers,
+		       s->nspin_callers * sizeof(*c->spin_cache));
+	c->nspin_cache = s->nspin_callers;
+	c->spin_dirty = n != c->spin_seen;
+	c->spin_seen = n;
+	c->spin_cache_ok = 1;
+	return 0;
+}
+
 static void read_prog_stats(struct ls_collector *c, struct ls_snapshot *s)
 {
 	struct bpf_program *p;
@@ -646,9 +696,7 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 			sizeof(struct ls_caller_key), sizeof(__u64), add_caller, s);
 	forget_idle(c);
 	if (!err)
-		err = read_hash(c, c->skel->maps.spin_callers,
-				sizeof(struct ls_spin_key), sizeof(__u64),
-				add_spin_caller, s);
+		err = read_spin_callers(c, s);
 	if (err)
 		return err;
 	for (size_t i = 0; i < s->nrows; i++)

@@ -45,6 +45,11 @@ struct ls_collector {
 	struct ls_caller_key *gone_callers;
 	size_t ngone_locks, ngone_callers, gone_locks_cap, gone_callers_cap;
 	uint64_t forgotten;
+	/* spin_callers as last read, and the spin sample count then */
+	struct ls_spin_caller *spin_cache;
+	size_t nspin_cache, spin_cache_cap;
+	uint64_t spin_seen;
+	int spin_dirty, spin_cache_ok;
 };
 
 
