@@ -448,6 +448,7 @@ def phase_agent(args, res, tmp):
         spread = subprocess.Popen([os.path.join(BUILD, "lock_spread"),
                                    str(pipes), "100000"],
                                   stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL,
                                   start_new_session=True)
         top = Observer("lockscope", [LS, "top", "-b", "-i", "1"],
                        r"lockscope top -", tmp)

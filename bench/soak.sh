@@ -45,9 +45,9 @@ fi
 	while :; do
 		stress-ng --netlink-task 2 -t 20s >/dev/null 2>&1 &
 		wait $!
-		"$W/mmap_hammer" 4 20 >/dev/null &
+		"$W/mmap_hammer" 4 20 >/dev/null 2>&1 &
 		wait $!
-		"$W/pipe_hammer" 2 20 >/dev/null &
+		"$W/pipe_hammer" 2 20 >/dev/null 2>&1 &
 		wait $!
 	done
 ) &

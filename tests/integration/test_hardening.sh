@@ -45,7 +45,7 @@ under() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.a
 gated() {
 	rm -f "$out/gate"
 	mkfifo "$out/gate"
-	sh -c 'read _ <"$0"; exec "$@"' "$out/gate" "$@" >"$out/gated.out" &
+	sh -c 'read _ <"$0"; exec "$@"' "$out/gate" "$@" >"$out/gated.out" 2>&1 &
 	gpid=$!
 	kids+=("$gpid")
 }
@@ -277,7 +277,7 @@ done
 p=$!
 kids+=("$p")
 if wait_for "$out/forget.out" '^LOCK ' 15; then
-	"$W/lock_spread" 400 1 >/dev/null
+	"$W/lock_spread" 400 1 >/dev/null 2>&1
 	busy=$(python3 "$LS_ROOT/bench/mapfill.py" "$p" lock_stats | python3 -c "import json,sys; print(json.load(sys.stdin)['lock_stats']['entries'])")
 	sleep 2.5 # over 5 refreshes of 0.2 s: idle pipes are forgotten
 	idle=$(python3 "$LS_ROOT/bench/mapfill.py" "$p" lock_stats | python3 -c "import json,sys; print(json.load(sys.stdin)['lock_stats']['entries'])")

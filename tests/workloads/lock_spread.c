@@ -8,7 +8,8 @@
  * observer's lock table.  When the open-file limit cannot hold two
  * descriptors a pipe, the pipes are shared out over several processes,
  * each with THREADS threads.  Prints "pipes: N" once every pipe is open
- * and, at the end, "ops: N", the writes and reads that moved data.
+ * and, at the end, "ops: N", the writes and reads that moved data, both
+ * on stderr.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -131,8 +132,8 @@ int main(int argc, char **argv)
 	if (nproc == 1) { /* one process: -p PID names it */
 		rc = spread((unsigned long)pipes, nthreads, secs, ready[1]);
 		if (!rc)
-			printf("pipes: %ld\n", pipes);
-		printf("ops: %llu\n", ops);
+			fprintf(stderr, "pipes: %ld\n", pipes);
+		fprintf(stderr, "ops: %llu\n", ops);
 		return rc;
 	}
 	for (unsigned long i = 0; i < nproc; i++) {
@@ -163,16 +164,14 @@ int main(int argc, char **argv)
 	for (unsigned long i = 0; i < nproc; i++)
 		if (read(ready[0], &c, 1) != 1)
 			rc = 1; /* a share failed to open its pipes */
-	if (!rc) {
-		printf("pipes: %ld\n", pipes);
-		fflush(stdout);
-	}
+	if (!rc)
+		fprintf(stderr, "pipes: %ld\n", pipes);
 	for (unsigned long i = 0; i < nproc; i++) {
 		int st;
 
 		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			rc = 1;
 	}
-	printf("ops: %llu\n", *total);
+	fprintf(stderr, "ops: %llu\n", *total);
 	return rc;
 }

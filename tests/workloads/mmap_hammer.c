@@ -2,7 +2,8 @@
 /*
  * mmap_hammer THREADS SECONDS - THREADS threads of one process loop
  * mmap/touch/munmap of 128 MiB: writers of the process's mmap_lock rwsem.
- * Prints "ops: N", the mmap/munmap cycles done, at the end.
+ * Prints "ops: N", the mmap/munmap cycles done, on stderr at the end
+ * (stdout stays clean for an observer that runs it: hist --json -- ...).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -58,6 +59,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	free(t);
-	printf("ops: %llu\n", ops);
+	fprintf(stderr, "ops: %llu\n", ops);
 	return 0;
 }
