@@ -19,7 +19,7 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
 
 # Pure C parts (no libbpf): unit-tested without root.
-MODEL_SRCS := user/kallsyms.c user/hist.c user/model.c user/naming.c \
+MODEL_SRCS := user/caps.c user/kallsyms.c user/hist.c user/model.c user/naming.c \
 	user/log.c user/sources.c user/view_text.c user/export_json.c \
 	user/cli.c user/run.c user/export_prom.c user/netaddr.c user/privs.c \
 	user/top_model.c user/top_text.c
@@ -36,10 +36,10 @@ AGENT_OBJS := $(AGENT_SRCS:user/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer
+WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/lock_spread
 
 .PHONY: all clean test unit-tests tests-build check-format format install \
-	uninstall fuzz fuzz-build
+	uninstall fuzz fuzz-build bench soak
 
 all: lockscope
 
@@ -77,25 +77,44 @@ $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
 $(BUILD)/%_hammer: tests/workloads/%_hammer.c | $(BUILD)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
-# libFuzzer harness for the record reader (clang, compiler-rt)
-FUZZ_BIN := $(BUILD)/fuzz_record_read
-FUZZ_SRCS := tests/fuzz/fuzz_record_read.c user/record_read.c user/metrics.c \
-	user/compare.c user/model.c user/record_write.c user/export_json.c \
-	user/view_compare.c
-FUZZ_SECONDS ?= 600
+$(BUILD)/lock_spread: tests/workloads/lock_spread.c | $(BUILD)
+	$(CC) $(CFLAGS) -pthread -o $@ $<
 
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard user/*.h) bpf/lockscope.h | $(BUILD)
-	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -D_GNU_SOURCE -Ibpf -Iuser \
-		-o $@ $(FUZZ_SRCS) -ljson-c -lm
+tests-build: lockscope $(UNIT_BINS) $(WORKLOADS) fuzz-build
 
-fuzz-build: $(FUZZ_BIN)
+# libFuzzer harnesses (clang, ASan + UBSan) over the pure C parts: the
+# kallsyms parser and file reader, the command line, the record reader.
+FUZZ_CC ?= clang
+FUZZ_SAN := address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := -g -O1 -Wall -D_GNU_SOURCE -Ibpf -Iuser
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_OBJS := $(MODEL_SRCS:user/%.c=$(BUILD)/fuzz/%.o)
+FUZZ_SECONDS ?= 300
 
-# A longer run than the test suite's 10 s: make fuzz FUZZ_SECONDS=3600
-fuzz: $(FUZZ_BIN)
-	tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+$(BUILD)/fuzz/%.o: user/%.c $(wildcard user/*.h) bpf/lockscope.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c $< -o $@
 
-tests-build: lockscope $(UNIT_BINS) $(WORKLOADS) $(FUZZ_BIN)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
+		$(FUZZ_OBJS) -ljson-c -lm -lcap-ng
+
+fuzz-build: $(FUZZ_BINS)
+
+# A longer run of every harness (FUZZ_SECONDS each); the suite runs a few
+# seconds of each (tests/integration/test_fuzz.sh).
+fuzz: fuzz-build
+	LS_FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_BINS)
+
+# Overhead next to reference observers, self-cost, agent CPU/RSS, start-up
+# time: not part of the test suite (minutes, and needs a quiet machine).
+bench: lockscope $(WORKLOADS)
+	python3 bench/bench.py
+
+# Ten minutes under load, RSS and map fill every minute (SOAK_MINUTES).
+soak: lockscope $(WORKLOADS)
+	bench/soak.sh
 
 unit-tests: $(UNIT_BINS)
 	tests/run-unit.sh $(UNIT_BINS)

@@ -257,6 +257,8 @@ static __always_inline void sample_caller(void *ctx, struct ls_lock_key *k,
 	__u64 one = 1, *cnt;
 	long id;
 
+	/* The first contention (it names the lock), then every Nth: a stack
+	 * walk costs about 5 us in a guest, far too much for every event. */
 	if (!stack_every || nth % stack_every)
 		return;
 	id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP);
@@ -275,6 +277,137 @@ static __always_inline void sample_caller(void *ctx, struct ls_lock_key *k,
 		bump(&losses, LS_LOSS_CALLER_MAP_FULL);
 }
 
+/*
+ * A mutex's optimistic spin runs with preemption off, from begin(MUTEX|SPIN)
+ * to its end or to the begin(MUTEX) that precedes sleeping: its wait lives
+ * per CPU like a spinlock's, which spares the task hash an insert and a
+ * delete per contention (most spins win).  Only a wait that goes to sleep
+ * moves to the task.  A first waiter spins again after wake-up while its
+ * sleeping wait is open: that begin stays with the task's wait.
+ */
+static __always_inline int task_waits_on(__u32 tid, __u64 lock)
+{
+	struct ls_waits *ws = bpf_map_lookup_elem(&task_state, &tid);
+	__u32 d;
+
+	if (!ws)
+		return 0;
+	d = ws->depth;
+	return d > 0 && d <= LS_DEPTH &&
+	       ws->w[(d - 1) & (LS_DEPTH - 1)].addr == lock;
+}
+
+/* A wait dropped without its end: it no longer waits. */
+static __always_inline void drop_waiter(struct ls_wait *w)
+{
+	struct ls_lock_key key = { .addr = w->addr, .kind = w->kind };
+	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
+
+	if (s)
+		__sync_fetch_and_add(&s->waiters, -1);
+}
+
+/*
+ * Per-CPU waits belong to the task running on that CPU: spinning never
+ * sleeps, and a mutex spins with preemption off.  But a mutex spinner that
+ * gives up with need_resched() set calls schedule() (mutex_optimistic_spin)
+ * before its next begin, and an end can be missed (a recursion miss): a
+ * record of another task at the top of the stack was left behind.  Drop
+ * it, as a wait begun but not ended, before this task uses the stack.
+ */
+static __always_inline void clean_stale(struct ls_waits *ws, __u32 tid)
+{
+	__u32 d = ws->depth, n = 0;
+
+	if (d > LS_DEPTH) {
+		if (ws->w[LS_DEPTH - 1].tid == tid)
+			return; /* this task's own nesting overflow */
+		d = LS_DEPTH; /* someone else's: counted at their begins */
+	}
+	for (int i = 0; i < LS_DEPTH; i++) {
+		struct ls_wait *w;
+
+		if (d == 0)
+			break;
+		w = &ws->w[(d - 1) & (LS_DEPTH - 1)];
+		if (w->tid == tid)
+			break;
+		drop_waiter(w);
+		d--;
+		n++;
+	}
+	if (n) {
+		__u32 idx = LS_LOSS_ORPHANED;
+		__u64 *v = bpf_map_lookup_elem(&losses, &idx);
+
+		if (v)
+			*v += n;
+	}
+	ws->depth = d;
+}
+
+static __always_inline int spun_here(struct ls_waits *cs, __u64 lock,
+				     __u32 tid)
+{
+	__u32 d = cs->depth;
+	struct ls_wait *top;
+
+	if (d == 0 || d > LS_DEPTH)
+		return 0;
+	top = &cs->w[(d - 1) & (LS_DEPTH - 1)];
+	return top->addr == lock && top->tid == tid &&
+	       top->kind == LS_KIND_MUTEX && top->phase == LS_PHASE_SPIN;
+}
+
+/* The spin failed: close the spin phase, move the wait to the task. */
+static __always_inline int spin_to_sleep(struct ls_waits *cs, __u64 id,
+					 __u64 now)
+{
+	__u32 tid = (__u32)id, d = cs->depth;
+	struct ls_wait w = cs->w[(d - 1) & (LS_DEPTH - 1)];
+	struct ls_lock_key key = { .addr = w.addr, .kind = w.kind };
+	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
+	struct ls_waits *ws;
+
+	bump(&counters, LS_CTR_PHASE);
+	cs->depth = d - 1;
+	if (s) {
+		__u64 dt = now - w.phase_ns;
+
+		__sync_fetch_and_add(&s->spin_ns, dt);
+		__sync_fetch_and_add(&s->spin_failed, 1);
+		__sync_fetch_and_add(&s->hist_spin[log2_slot(dt)], 1);
+	}
+	w.phase = LS_PHASE_SLEEP;
+	w.phase_ns = now;
+	ws = bpf_map_lookup_elem(&task_state, &tid);
+	if (!ws) {
+		struct ls_waits init = {};
+
+		init.tgid = id >> 32;
+		if (bpf_map_update_elem(&task_state, &tid, &init, BPF_NOEXIST))
+			goto lost;
+		ws = bpf_map_lookup_elem(&task_state, &tid);
+		if (!ws)
+			goto lost;
+	}
+	d = ws->depth;
+	if (d >= LS_DEPTH) {
+		ws->depth = d + 1;
+		bump(&losses, LS_LOSS_DEPTH);
+		goto undo;
+	}
+	ws->w[d & (LS_DEPTH - 1)] = w;
+	ws->depth = d + 1;
+	return 0;
+lost:
+	bump(&losses, LS_LOSS_TASK_MAP_FULL);
+undo:
+	if (s) /* the wait leaves the gauge: its end will not be seen */
+		__sync_fetch_and_add(&s->waiters, -1);
+	return 0;
+}
+
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
@@ -290,8 +423,20 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 	now = bpf_ktime_get_ns();
 	kind = kind_of(flags);
 
-	if (LS_KIND_IS_SPINNING(kind)) {
+	if (kind == LS_KIND_MUTEX && !(flags & LS_LCB_SPIN)) {
 		ws = bpf_map_lookup_elem(&cpu_state, &zero);
+		if (ws) {
+			clean_stale(ws, tid);
+			if (spun_here(ws, lock, tid))
+				return spin_to_sleep(ws, id, now);
+		}
+	}
+	if (LS_KIND_IS_SPINNING(kind) ||
+	    (kind == LS_KIND_MUTEX && (flags & LS_LCB_SPIN) &&
+	     !task_waits_on(tid, lock))) {
+		ws = bpf_map_lookup_elem(&cpu_state, &zero);
+		if (ws)
+			clean_stale(ws, tid);
 	} else {
 		ws = bpf_map_lookup_elem(&task_state, &tid);
 		if (!ws) {
@@ -363,6 +508,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 
 	top = &ws->w[d & (LS_DEPTH - 1)];
 	top->addr = lock;
+	top->tid = tid;
 	top->kind = kind;
 	top->start_ns = now;
 	top->phase_ns = now;
@@ -375,7 +521,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 
 /* Pop the wait on @lock from @ws; returns 1 and fills @out when found. */
 static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock,
-				    struct ls_wait *out)
+				    __u32 tid, struct ls_wait *out)
 {
 	__u32 d = ws->depth;
 
@@ -387,7 +533,7 @@ static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock,
 	for (int i = LS_DEPTH - 1; i >= 0; i--) {
 		if ((__u32)i >= d)
 			continue;
-		if (ws->w[i].addr != lock)
+		if (ws->w[i].addr != lock || ws->w[i].tid != tid)
 			continue;
 		*out = ws->w[i];
 		if ((__u32)i + 1 < d) {
@@ -397,6 +543,10 @@ static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock,
 
 			if (v)
 				*v += d - (i + 1);
+			/* ... and they leave their locks' waiters gauges */
+			for (int j = LS_DEPTH - 1; j > 0; j--)
+				if (j > i && (__u32)j < d)
+					drop_waiter(&ws->w[j]);
 		}
 		ws->depth = i;
 		return 1;
@@ -459,18 +609,21 @@ static __always_inline int on_end(__u64 lock, long ret)
 	now = bpf_ktime_get_ns();
 
 	ws = bpf_map_lookup_elem(&cpu_state, &zero);
-	found = ws ? pop_wait(ws, lock, &w) : 0;
+	if (ws)
+		clean_stale(ws, tid);
+	found = ws ? pop_wait(ws, lock, tid, &w) : 0;
 	if (!found) {
 		ws = bpf_map_lookup_elem(&task_state, &tid);
 		if (!ws) {
 			bump(&losses, LS_LOSS_END_UNMATCHED);
 			return 0;
 		}
-		found = pop_wait(ws, lock, &w);
-		if (ws->depth == 0)
+		found = pop_wait(ws, lock, tid, &w);
+		/* Only an end that popped a wait may free the entry: an
+		 * unmatched end from an interrupt must not delete it under a
+		 * begin of the interrupted task that just made it. */
+		if (found && ws->depth == 0)
 			bpf_map_delete_elem(&task_state, &tid);
-		if (found > 0 && probes_on)
-			credit_slow_path(tid, &w, now);
 	}
 	if (found < 0)
 		return 0;
@@ -478,6 +631,8 @@ static __always_inline int on_end(__u64 lock, long ret)
 		bump(&losses, LS_LOSS_END_UNMATCHED);
 		return 0;
 	}
+	if (probes_on) /* a mutex's won spin ends in cpu_state */
+		credit_slow_path(tid, &w, now);
 	record(&w, now, ret);
 	return 0;
 }
@@ -644,6 +799,21 @@ static __always_inline int slow_exit(__u32 kind)
 	return 0;
 }
 
+/* The lock of the innermost wait in @ws, when @osq is its spin queue. */
+static __always_inline __u64 osq_outer_of(struct ls_waits *ws, __u64 osq,
+					  __u32 tid, __u32 *kind)
+{
+	struct ls_wait *top;
+
+	if (!ws || ws->depth == 0 || ws->depth > LS_DEPTH)
+		return 0;
+	top = &ws->w[(ws->depth - 1) & (LS_DEPTH - 1)];
+	if (top->addr + osq_offset(top->kind) != osq || top->tid != tid)
+		return 0;
+	*kind = top->kind;
+	return top->addr;
+}
+
 static __always_inline int osq_enter(__u64 osq)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -668,14 +838,14 @@ static __always_inline int osq_enter(__u64 osq)
 		outer = pt->slow_lock;
 		kind = pt->slow_kind;
 	} else {
-		ws = bpf_map_lookup_elem(&task_state, &tid);
-		if (ws && ws->depth > 0 && ws->depth <= LS_DEPTH) {
-			struct ls_wait *top = &ws->w[(ws->depth - 1) & (LS_DEPTH - 1)];
+		/* A mutex spins in cpu_state, a re-spinning waiter in its task. */
+		__u32 zero = 0;
 
-			if (top->addr + osq_offset(top->kind) == osq) {
-				outer = top->addr;
-				kind = top->kind;
-			}
+		ws = bpf_map_lookup_elem(&cpu_state, &zero);
+		outer = osq_outer_of(ws, osq, tid, &kind);
+		if (!outer) {
+			ws = bpf_map_lookup_elem(&task_state, &tid);
+			outer = osq_outer_of(ws, osq, tid, &kind);
 		}
 	}
 	pt->osq_outer = outer;

@@ -19,7 +19,7 @@
 #define LS_DEF_MAX_TASKS 8192 /* default entries in task_state */
 #define LS_DEF_MAX_CALLERS 16384 /* default entries in lock_callers */
 #define LS_DEF_MAX_STACKS 8192 /* default entries in the stack map */
-#define LS_DEF_STACK_EVERY 64 /* sample a caller stack every Nth contention */
+#define LS_DEF_STACK_EVERY 256 /* sample a caller stack every Nth contention */
 
 /* ---- lock:contention_begin flags (include/trace/events/lock.h) -------- */
 
@@ -163,6 +163,8 @@ struct ls_wait {
 	__u64 phase_ns; /* start of the current phase */
 	__u32 kind;
 	__u32 phase; /* enum ls_phase */
+	__u32 tid; /* the waiter: per-CPU records of other tasks are stale */
+	__u32 pad;
 };
 
 /* task_state value (key: __u32 tid) and cpu_state value. */

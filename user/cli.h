@@ -25,6 +25,7 @@ struct ls_opts {
 	uint32_t nlocks; /* locks shown */
 	uint32_t count; /* top: frames before exit; 0: forever */
 	int count_set;
+	int forget_set; /* --forget given */
 	enum ls_sort sort;
 	struct ls_filter filter;
 	char *lock_arg; /* -L as given */

@@ -7,7 +7,9 @@
 #include <sys/utsname.h>
 #include "commands.h"
 #include "kallsyms.h"
+#include "caps.h"
 #include "log.h"
+#include "run.h"
 
 static void print_clones(const struct ls_ksyms *ks, const char *base)
 {
@@ -29,6 +31,9 @@ int ls_cmd_doctor(const struct ls_opts *o)
 	struct utsname u;
 	int err, any = 0, data = 0;
 
+	if (ls_caps_check())
+		return 1;
+	ls_install_signals(); /* a signal lets the report finish (< 1 s) */
 	uname(&u);
 	printf("kernel %s %s, %ld CPUs online, running as uid %d\n\n", u.release,
 	       u.machine, sysconf(_SC_NPROCESSORS_ONLN), (int)geteuid());

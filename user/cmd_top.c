@@ -20,6 +20,9 @@
 #include "view_text.h"
 #include "view_tui.h"
 
+/* The first frame comes after at most this long: data within a second. */
+#define LS_FIRST_FRAME_S 0.5
+
 /* One command's collector, snapshots and clocks. */
 struct top_run {
 	const struct ls_opts *o;
@@ -88,7 +91,22 @@ static int next_frame(struct top_run *r)
 				  : -1;
 	r->fr.when = time(NULL);
 	r->cpu_prev = cpu;
-	return ls_snap_copy(&r->prev, &r->cur);
+	{
+		/* cur becomes prev; the next read refills the old prev */
+		struct ls_snapshot t = r->prev;
+
+		r->prev = r->cur;
+		r->cur = t;
+	}
+	r->fr.cur = &r->prev;
+	return 0;
+}
+
+/* Seconds to the next frame: the first one comes early. */
+static double frame_wait(double interval, uint32_t frames)
+{
+	return !frames && interval > LS_FIRST_FRAME_S ? LS_FIRST_FRAME_S :
+							 interval;
 }
 
 static int run_batch(struct top_run *r)
@@ -98,7 +116,7 @@ static int run_batch(struct top_run *r)
 	int err = 0;
 
 	while (!ls_stop) {
-		int last = ls_wait(o->interval, &r->child);
+		int last = ls_wait(frame_wait(o->interval, frames), &r->child);
 		char cost[LS_TOP_LINE];
 
 		err = next_frame(r);
@@ -109,6 +127,7 @@ static int run_batch(struct top_run *r)
 		ls_top_cost(cost, sizeof(cost), &r->fr);
 		ls_print_frame(stdout, &r->delta, r->fr.secs, o->nlocks,
 			       r->srcs, cost);
+		fflush(stdout); /* a frame at a time to a pipe or a file */
 		if (last || (o->count_set && ++frames >= o->count))
 			break;
 	}
@@ -139,7 +158,8 @@ static int run_tui(struct top_run *r)
 		return -ECANCELED;
 	}
 	ls_tui_draw(&t, &r->fr, NULL);
-	deadline = r->prev.mono_ns + (uint64_t)(t.interval * 1e9);
+	deadline = r->prev.mono_ns +
+		   (uint64_t)(frame_wait(t.interval, 0) * 1e9);
 	while (!ls_stop) {
 		uint64_t now = mono_ns();
 		int key, flags, stop;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "caps.h"
 #include "collector.h"
 #include "log.h"
 #include "naming.h"
@@ -264,9 +265,12 @@ static void attach_sampler(struct ls_collector *c)
 
 struct ls_collector *ls_collector_start(const struct ls_collector_opts *o)
 {
-	struct ls_collector *c = calloc(1, sizeof(*c));
+	struct ls_collector *c;
 	int err;
 
+	if (ls_caps_check()) /* one line naming what is missing */
+		return NULL;
+	c = calloc(1, sizeof(*c));
 	if (!c) {
 		ls_fail("allocate", "collector", strerror(ENOMEM));
 		return NULL;
@@ -367,6 +371,10 @@ void ls_collector_stop(struct ls_collector *c)
 	free(c->pcpu);
 	free(c->keys);
 	free(c->vals);
+	free(c->idle);
+	free(c->gone_locks);
+	free(c->gone_callers);
+	free(c->spin_cache);
 	free(c);
 }
 
@@ -470,6 +478,83 @@ static const char *resolve_stack(struct ls_collector *c, __s32 id)
 	return c->stack_caller[id];
 }
 
+/*
+ * ---- forgetting idle locks (long-running views: top) ----
+ * A lock with no begin for o.forget epochs and nobody waiting leaves the
+ * tables, with its callers, so that locks of exited processes and closed
+ * files do not fill them up.  Its row is still in the snapshot that found
+ * it idle.  A begin racing with the delete either re-creates the entry or,
+ * if its end finds none, is counted as lost ("lock map full"): nothing
+ * goes uncounted.
+ */
+static int grow(void **buf, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 256;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*buf, ncap * size);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = ncap;
+	return 0;
+}
+
+static void mark_idle(struct ls_collector *c, struct ls_snapshot *s)
+{
+	if (!c->o.forget || c->epoch < c->o.forget || !s->nrows)
+		return;
+	if (s->nrows > c->idle_cap) {
+		uint8_t *p = realloc(c->idle, s->nrows);
+
+		if (!p)
+			return;
+		c->idle = p;
+		c->idle_cap = s->nrows;
+	}
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct ls_lock_stats *st = &s->rows[i].st;
+
+		c->idle[i] = c->epoch - st->peak_epoch >= c->o.forget &&
+			     st->waiters <= 0 && !st->osq_calls &&
+			     !st->slow_calls && /* probes do not mark epochs */
+			     !grow((void **)&c->gone_locks, &c->gone_locks_cap,
+				   c->ngone_locks, sizeof(*c->gone_locks));
+		if (c->idle[i])
+			c->gone_locks[c->ngone_locks++] = s->rows[i].key;
+	}
+}
+
+static void forget_caller(struct ls_collector *c, const struct ls_caller_key *k)
+{
+	if (!grow((void **)&c->gone_callers, &c->gone_callers_cap,
+		  c->ngone_callers, sizeof(*c->gone_callers)))
+		c->gone_callers[c->ngone_callers++] = *k;
+}
+
+/* Delete what mark_idle and add_caller collected, one batch per map. */
+static void forget_idle(struct ls_collector *c)
+{
+	int fd_l = bpf_map__fd(c->skel->maps.lock_stats);
+	int fd_c = bpf_map__fd(c->skel->maps.lock_callers);
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 n = (__u32)c->ngone_locks;
+
+	if (n && bpf_map_delete_batch(fd_l, c->gone_locks, &n, &opts))
+		for (size_t i = n; i < c->ngone_locks; i++) /* not batched */
+			bpf_map_delete_elem(fd_l, &c->gone_locks[i]);
+	c->forgotten += c->ngone_locks;
+	n = (__u32)c->ngone_callers;
+	if (n && bpf_map_delete_batch(fd_c, c->gone_callers, &n, &opts))
+		for (size_t i = n; i < c->ngone_callers; i++)
+			bpf_map_delete_elem(fd_c, &c->gone_callers[i]);
+	c->ngone_locks = c->ngone_callers = 0;
+	if (c->idle)
+		memset(c->idle, 0, c->idle_cap);
+}
+
 static int add_caller(struct ls_collector *c, const void *k, const void *v,
 		      void *arg)
 {
@@ -481,6 +566,8 @@ static int add_caller(struct ls_collector *c, const void *k, const void *v,
 	if (r)
 		ls_row_add_caller(r, resolve_stack(c, ck->stack_id),
 				  *(const __u64 *)v);
+	if (r && c->idle && c->idle[r - s->rows])
+		forget_caller(c, ck);
 	return 0;
 }
 
@@ -611,6 +698,55 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 
 /* Run-time stats (when enabled) and the kernel's recursion misses, which
  * are losses whether or not stats are on. */
+/*
+ * spin_callers changes only with a spin sample: while the sampler's spin
+ * count stands still, the last read stands (a full walk of the map's
+ * buckets is a third of a read).  A sample counts before it lands in the
+ * map, so a change is read twice before the copy is trusted again.
+ */
+static int read_spin_callers(struct ls_collector *c, struct ls_snapshot *s)
+{
+	uint64_t n = s->ctr[LS_CTR_SAMPLES_SPIN];
+	int err;
+
+	if (!c->src[LS_SRC_SAMPLER].active)
+		return 0;
+	if (c->spin_cache_ok && n == c->spin_seen && !c->spin_dirty) {
+		for (size_t i = 0; i < c->nspin_cache; i++) {
+			const struct ls_spin_caller *sc = &c->spin_cache[i];
+
+			err = ls_snap_add_spin_caller(s, sc->func, sc->fn,
+						      sc->samples);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	err = read_hash(c, c->skel->maps.spin_callers,
+			sizeof(struct ls_spin_key), sizeof(__u64),
+			add_spin_caller, s);
+	if (err)
+		return err;
+	c->spin_cache_ok = 0;
+	if (s->nspin_callers > c->spin_cache_cap) {
+		struct ls_spin_caller *p = realloc(
+			c->spin_cache, s->nspin_callers * sizeof(*p));
+
+		if (!p)
+			return 0; /* no copy: read again next time */
+		c->spin_cache = p;
+		c->spin_cache_cap = s->nspin_callers;
+	}
+	if (s->nspin_callers)
+		memcpy(c->spin_cache, s->spin_callers,
+		       s->nspin_callers * sizeof(*c->spin_cache));
+	c->nspin_cache = s->nspin_callers;
+	c->spin_dirty = n != c->spin_seen;
+	c->spin_seen = n;
+	c->spin_cache_ok = 1;
+	return 0;
+}
+
 static void read_prog_stats(struct ls_collector *c, struct ls_snapshot *s)
 {
 	struct bpf_program *p;
@@ -675,12 +811,12 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	if (err)
 		return err;
 	ls_snap_index(s);
+	mark_idle(c, s);
 	err = read_hash(c, c->skel->maps.lock_callers,
 			sizeof(struct ls_caller_key), sizeof(__u64), add_caller, s);
+	forget_idle(c);
 	if (!err)
-		err = read_hash(c, c->skel->maps.spin_callers,
-				sizeof(struct ls_spin_key), sizeof(__u64),
-				add_spin_caller, s);
+		err = read_spin_callers(c, s);
 	if (err)
 		return err;
 	for (size_t i = 0; i < s->nrows; i++)

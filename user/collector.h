@@ -24,6 +24,8 @@ struct ls_collector_opts {
 	enum ls_probe_mode probe_mode; /* function probes: --source */
 	int run_stats; /* enable BPF run-time stats (fd-scoped) */
 	int read_waiting; /* list the tasks waiting now in each snapshot */
+	uint32_t forget; /* drop locks idle this many epochs; 0: keep all */
+#define LS_DEF_FORGET 60 /* top's default */
 	int with_addr; /* put raw addresses in lock names */
 	int verbose; /* libbpf debug output */
 	const char *kallsyms; /* path, default /proc/kallsyms */

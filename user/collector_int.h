@@ -40,6 +40,18 @@ struct ls_collector {
 	uint64_t epoch;
 	struct owner_bpf *owner; /* owner reader (owner.bpf.c), loaded on first use */
 	int owner_err; /* its load error (negative errno), once failed */
+	/* forgetting idle locks: rows marked in this read, keys to delete */
+	uint8_t *idle;
+	size_t idle_cap;
+	struct ls_lock_key *gone_locks;
+	struct ls_caller_key *gone_callers;
+	size_t ngone_locks, ngone_callers, gone_locks_cap, gone_callers_cap;
+	uint64_t forgotten;
+	/* spin_callers as last read, and the spin sample count then */
+	struct ls_spin_caller *spin_cache;
+	size_t nspin_cache, spin_cache_cap;
+	uint64_t spin_seen;
+	int spin_dirty, spin_cache_ok;
 };
 
 

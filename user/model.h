@@ -95,6 +95,10 @@ struct ls_snapshot {
 	struct ls_waiter *waiting;
 	size_t nwaiting, waiting_cap;
 	uint64_t waiting_ns; /* CLOCK_MONOTONIC right after they were read */
+	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
+	 * of two), valid while kidx_n == nrows; rows stay where they are */
+	uint64_t *kidx;
+	size_t kidx_n, kidx_cap;
 };
 
 void ls_snap_init(struct ls_snapshot *s);
@@ -105,7 +109,7 @@ int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus);
 /* Append a row for @key (zeroed stats); NULL on allocation failure. */
 struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 			       const struct ls_lock_key *key);
-/* Sort rows by key so ls_snap_find works. */
+/* Index the rows by key for ls_snap_find (rows are not moved). */
 void ls_snap_index(struct ls_snapshot *s);
 struct ls_row *ls_snap_find(const struct ls_snapshot *s,
 			    const struct ls_lock_key *key);

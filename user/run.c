@@ -130,7 +130,8 @@ void ls_child_finish(struct ls_child *c)
 	if (!c || !c->pid || c->done)
 		return;
 	kill(c->pid, SIGTERM);
-	for (int i = 0; i < 20 && !c->done; i++) {
+	/* 0.5 s of grace, then SIGKILL: lockscope ends within 1 s */
+	for (int i = 0; i < 10 && !c->done; i++) {
 		struct timespec step = { 0, 50 * 1000000L };
 
 		reap(c, WNOHANG);

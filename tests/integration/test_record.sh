@@ -2,7 +2,7 @@
 # tests/integration/test_record.sh - lockscope record and compare on this
 # kernel: record files against their schema, the time series, signals,
 # exit statuses, compare on fixed files (numbers worked out by hand in
-# tests/unit/test_compare.c) and on real runs, and the reader's fuzzer.
+# tests/unit/test_compare.c) and on real runs (the reader's fuzzer is in test_fuzz.sh).
 . "$(dirname "$0")/../lib.sh"
 
 D=$LS_ROOT/tests/data
@@ -126,13 +126,7 @@ grep -q 'schema version 2 is not supported' "$O/bad.err" ||
 	grep -q 'schema version 2 is not supported (this lockscope reads version 1)'
 check "compare: schema version named in the error" test $? -eq 0
 
-# ---- the reader's fuzzer: a bounded run --------------------------------
-if [ -x "$LS_ROOT/build/fuzz_record_read" ]; then
-	check "fuzz: record reader, 10 s without a sanitizer report" \
-		"$LS_ROOT/tests/fuzz/run.sh" 10
-else
-	skip "fuzz: build/fuzz_record_read not built (needs clang's libFuzzer: libclang-rt-14-dev)"
-fi
+# ---- the reader's fuzzer: run with the others by test_fuzz.sh -----------
 
 # ---- record on this kernel -----------------------------------------------
 need_tracepoints "record" || exit 0

@@ -99,6 +99,7 @@ static void bad_lines(void **state)
 		"bogus", "hist -T nosuch", "hist -s nosuch", "hist --",
 		"doctor -- ls", "hist extra", "top -i 0", "top -F 100000",
 		"hist --max-locks 0", "hist --stack-every x",
+		"--HANG=1 doctor", "hist --H", "top --forget x",
 	};
 	struct ls_opts o;
 
