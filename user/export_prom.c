@@ -58,18 +58,9 @@ uint64_t ls_prom_interval_peak(const struct ls_row *r, uint64_t epoch)
 	return r->st.waiters > 0 ? (uint64_t)r->st.waiters : 0;
 }
 
-static int cmp_key(const struct ls_lock_key *a, const struct ls_lock_key *b)
-{
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	return 0;
-}
-
 static int cmp_slot(const void *a, const void *b)
 {
-	return cmp_key(&((const struct ls_prom_slot *)a)->key,
+	return ls_key_cmp(&((const struct ls_prom_slot *)a)->key,
 		       &((const struct ls_prom_slot *)b)->key);
 }
 
@@ -81,7 +72,7 @@ static struct ls_prom_slot *find_slot(const struct ls_prom *p, size_t n,
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_key(&p->slots[mid].key, key);
+		int c = ls_key_cmp(&p->slots[mid].key, key);
 
 		if (!c)
 			return &p->slots[mid];
@@ -212,7 +203,7 @@ static int cmp_cand(const void *a, const void *b, void *arg)
 
 	if (x->st.total_ns != y->st.total_ns)
 		return x->st.total_ns > y->st.total_ns ? -1 : 1;
-	return cmp_key(&x->key, &y->key);
+	return ls_key_cmp(&x->key, &y->key);
 }
 
 /* Give new (and pending) locks a place: own series while any is free, the

@@ -69,7 +69,7 @@ struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 	return r;
 }
 
-static int cmp_key(const struct ls_lock_key *a, const struct ls_lock_key *b)
+int ls_key_cmp(const struct ls_lock_key *a, const struct ls_lock_key *b)
 {
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
@@ -136,7 +136,7 @@ struct ls_row *ls_snap_find(const struct ls_snapshot *s,
 
 			if ((s->kidx[j] & 0xffffffff00000000ULL) != tag)
 				continue;
-			if (r < s->nrows && !cmp_key(&s->rows[r].key, key))
+			if (r < s->nrows && !ls_key_cmp(&s->rows[r].key, key))
 				return &s->rows[r];
 			moved = 1; /* rows sorted since indexing */
 		}
@@ -144,7 +144,7 @@ struct ls_row *ls_snap_find(const struct ls_snapshot *s,
 			return NULL;
 	}
 	for (size_t i = 0; i < s->nrows; i++)
-		if (!cmp_key(&s->rows[i].key, key))
+		if (!ls_key_cmp(&s->rows[i].key, key))
 			return &s->rows[i];
 	return NULL;
 }
@@ -555,7 +555,7 @@ static int cmp_rows(const void *a, const void *b)
 	}
 	if (!c) /* stable tie-break: total wait, then key */
 		c = x->st.total_ns == y->st.total_ns ?
-			    cmp_key(&x->key, &y->key) :
+			    ls_key_cmp(&x->key, &y->key) :
 			    (x->st.total_ns > y->st.total_ns ? -1 : 1);
 	return sort_rev ? -c : c;
 }

@@ -109,6 +109,8 @@ int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus);
 /* Append a row for @key (zeroed stats); NULL on allocation failure. */
 struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 			       const struct ls_lock_key *key);
+/* Order of lock keys: address, then kind. */
+int ls_key_cmp(const struct ls_lock_key *a, const struct ls_lock_key *b);
 /* Index the rows by key for ls_snap_find (rows are not moved). */
 void ls_snap_index(struct ls_snapshot *s);
 struct ls_row *ls_snap_find(const struct ls_snapshot *s,
