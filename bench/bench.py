@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import signal
 import statistics
 import subprocess
@@ -257,6 +258,20 @@ def others():
     return sorted(set(found))
 
 
+def busy_seconds():
+    """CPU seconds the whole machine has been busy (all CPUs)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(v) - v[3] - v[4]) / TICK  # minus idle and iowait
+
+
+def own_seconds():
+    """CPU seconds of this bench and every child it has reaped."""
+    c = resource.getrusage(resource.RUSAGE_CHILDREN)
+    s = resource.getrusage(resource.RUSAGE_SELF)
+    return c.ru_utime + c.ru_stime + s.ru_utime + s.ru_stime
+
+
 # ---- statistics ---------------------------------------------------------
 
 
@@ -278,6 +293,9 @@ def phase_overhead(args, res, tmp):
     names = [c for c in configs if c in args.configs]
     tput = {w: {c: [] for c in names} for w in args.workloads}
     foreign = []
+    # CPU used by others during each run, in CPUs: a round in which any run
+    # shared the machine with more than --max-foreign is left out
+    fcpu = {w: {c: [] for c in names} for w in args.workloads}
     say("== overhead: %d rounds x %d configurations x %s, %d s each, "
         "order rotated each round" % (args.rounds, len(names),
                                       "/".join(args.workloads), args.secs))
@@ -287,6 +305,7 @@ def phase_overhead(args, res, tmp):
             for c in order:
                 spec = configs[c]
                 obs = None
+                b0, o0, t0 = busy_seconds(), own_seconds(), time.monotonic()
                 if spec:
                     obs = Observer(c, spec[0], spec[1], tmp)
                     obs.start()
@@ -296,8 +315,12 @@ def phase_overhead(args, res, tmp):
                 finally:
                     if obs:
                         obs.stop()
+                fcpu[w][c].append(max(0.0, (busy_seconds() - b0) -
+                                      (own_seconds() - o0)) /
+                                  (time.monotonic() - t0))
                 tput[w][c].append(v)
-                note("round %d %-8s %-28s %12.0f" % (r + 1, w, c, v))
+                note("round %d %-8s %-28s %12.0f  (others used %.2f CPU)" %
+                     (r + 1, w, c, v, fcpu[w][c][-1]))
                 try:
                     os.unlink(os.path.join(tmp, "perf.data"))
                 except OSError:
@@ -307,13 +330,25 @@ def phase_overhead(args, res, tmp):
     say("%-8s %-28s %14s %9s %20s" % ("workload", "observer",
                                        "median ops/s", "ratio",
                                        "ratio min..max"))
+    kept = {}
+    for w in args.workloads:
+        clean = [r for r in range(args.rounds)
+                 if max(fcpu[w][c][r] for c in names) <= args.max_foreign]
+        if len(clean) < 3:
+            say("note: %s: only %d of %d rounds ran without others above "
+                "%.2f CPU: all rounds used" % (w, len(clean), args.rounds,
+                                                args.max_foreign))
+            clean = list(range(args.rounds))
+        kept[w] = clean
     for w in args.workloads:
         out[w] = {}
         base = tput[w]["none"] if "none" in tput[w] else None
         for c in names:
-            e = {"throughput": summary(tput[w][c])}
+            e = {"throughput": summary([tput[w][c][r] for r in kept[w]]),
+                 "all_rounds": tput[w][c], "others_cpu": fcpu[w][c]}
             if base:
-                ratios = [a / b for a, b in zip(tput[w][c], base) if b > 0]
+                ratios = [tput[w][c][r] / base[r] for r in kept[w]
+                          if base[r] > 0]
                 e["ratio"] = summary(ratios)
                 rs = e["ratio"]
                 say("%-8s %-28s %14.0f %9.3f %9.3f..%-9.3f %s" % (
@@ -321,6 +356,10 @@ def phase_overhead(args, res, tmp):
                     rs["min"], rs["max"],
                     "" if c == "none" else "(%s)" % pct(rs["median"])))
             out[w][c] = e
+    for w in args.workloads:
+        say("%s: %d of %d rounds used (others at most %.2f CPU during each "
+            "run of the round)" % (w, len(kept[w]), args.rounds,
+                                   args.max_foreign))
     busy = sorted({c for o, _ in foreign for c in o})
     say("load average (1 min) at the runs: median %.2f, max %.2f" % (
         statistics.median([l for _, l in foreign]),
@@ -330,6 +369,7 @@ def phase_overhead(args, res, tmp):
             "runs: %s" % (sum(1 for o, _ in foreign if o), len(foreign),
                           ", ".join(busy)))
     res["overhead"] = {"rounds": args.rounds, "secs": args.secs,
+                       "rounds_used": kept, "max_foreign_cpu": args.max_foreign,
                        "configs": {c: CONFIG_NOTES[c] for c in names},
                        "workloads": {w: WORKLOADS[w][2]
                                      for w in args.workloads},
@@ -535,6 +575,8 @@ def main():
     ap.add_argument("--workloads", default="netlink,mmap,pipe")
     ap.add_argument("--configs", default=",".join(CONFIG_NOTES))
     ap.add_argument("--cost-rounds", type=int, default=3)
+    ap.add_argument("--max-foreign", type=float, default=0.15,
+                    help="leave out rounds where others used more CPUs")
     ap.add_argument("--locks", default="1000,10000")
     ap.add_argument("--agent-secs", type=int, default=30)
     ap.add_argument("--fill-timeout", type=int, default=120)
