@@ -102,6 +102,9 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 
 fuzz-build: $(FUZZ_BINS)
 
+# kept between builds (make would delete them as intermediates)
+.SECONDARY: $(FUZZ_OBJS)
+
 # A longer run of every harness (FUZZ_SECONDS each); the suite runs a few
 # seconds of each (tests/integration/test_fuzz.sh).
 fuzz: fuzz-build

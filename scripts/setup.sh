@@ -10,6 +10,8 @@ test_pkgs="libcmocka-dev stress-ng bpftrace python3 tmux qemu-system-x86
 	busybox-static cpio curl prometheus python3-prometheus-client"
 # record/compare: schema validation, libFuzzer (clang's compiler-rt)
 test_pkgs="$test_pkgs python3-jsonschema libclang-rt-14-dev"
+# make bench: perf lock record as a reference observer
+test_pkgs="$test_pkgs linux-perf"
 case "$what" in
 build) pkgs=$build_pkgs ;;
 test) pkgs="$build_pkgs $test_pkgs" ;;
