@@ -12,36 +12,47 @@ BUILD := build
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -D_GNU_SOURCE -I$(BUILD) -Ibpf -Iuser
+# CI builds with warnings as errors (CI=true there); WERROR=1 does it here.
+WERROR ?= $(if $(filter true 1,$(CI)),1,)
+ifeq ($(WERROR),1)
+CFLAGS += -Werror
+endif
+DEPFLAGS = -MMD -MP
 LDLIBS := -lbpf -lelf -lz -ljson-c -lm -lmicrohttpd -lcap-ng -lpthread
 CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
 CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
 
-# Pure C parts (no libbpf): unit-tested without root.
-MODEL_SRCS := user/caps.c user/kallsyms.c user/hist.c user/model.c user/naming.c \
-	user/log.c user/sources.c user/view_text.c user/export_json.c \
-	user/cli.c user/run.c user/export_prom.c user/netaddr.c user/privs.c \
-	user/top_model.c user/top_text.c
-AGENT_SRCS := user/collector.c user/collector_probes.c user/probe.c user/cmd_doctor.c \
-	user/cmd_hist.c user/cmd_top.c user/main.c user/cmd_serve.c \
-	user/serve_http.c user/view_tui.c
-# record and compare: the reader, metrics, statistics and writers
-MODEL_SRCS += user/record_read.c user/metrics.c user/compare.c \
-	user/view_compare.c user/record_write.c user/outfile.c
-AGENT_SRCS += user/cmd_record.c user/cmd_compare.c
+# Sources by role (docs/architecture.md).  Only user/collect/ talks to
+# libbpf; the agent's other parts that need a library the unit tests do not
+# link (libmicrohttpd's server, ncurses) or the collector itself are listed
+# here; everything else is pure C, unit-tested and fuzzed without root.
+USER_SRCS := $(sort $(wildcard user/*/*.c))
+AGENT_SRCS := $(wildcard user/collect/*.c) $(wildcard user/cmd/cmd_*.c) \
+	user/cmd/main.c user/serve/http.c user/view/tui.c
+MODEL_SRCS := $(filter-out $(AGENT_SRCS),$(USER_SRCS))
 MODEL_OBJS := $(MODEL_SRCS:user/%.c=$(BUILD)/%.o)
 AGENT_OBJS := $(AGENT_SRCS:user/%.c=$(BUILD)/%.o)
+COLLECT_OBJS := $(filter $(BUILD)/collect/%,$(AGENT_OBJS))
 
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/lock_spread
 
-.PHONY: all clean test unit-tests tests-build check-format format install \
+.PHONY: all clean test test-unit test-static test-integration test-vm \
+	tests-build check-format format install \
 	uninstall fuzz fuzz-build bench soak
 
 all: lockscope
+
+# Only the architectures whose vmlinux.h ships can build the BPF objects.
+ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
+ifeq ($(filter clean format check-format test-static,$(MAKECMDGOALS)),)
+$(error lockscope: failed to find vmlinux/$(ARCH)/vmlinux.h: no BTF header ships for ARCH=$(ARCH) (shipped: $(notdir $(wildcard vmlinux/*))); generate one with scripts/gen-vmlinux.sh)
+endif
+endif
 
 $(BUILD):
 	mkdir -p $(BUILD)/tests
@@ -59,13 +70,14 @@ $(BUILD)/owner.bpf.o: bpf/owner.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h 
 $(BUILD)/owner.skel.h: $(BUILD)/owner.bpf.o
 	$(BPFTOOL) gen skeleton $< name owner_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/collector.o $(BUILD)/collector_probes.o: $(BUILD)/lockscope.skel.h
-$(BUILD)/collector.o: $(BUILD)/owner.skel.h
+# The skeletons are generated: the collector's objects wait for them.
+$(COLLECT_OBJS): $(BUILD)/lockscope.skel.h $(BUILD)/owner.skel.h
 
-$(BUILD)/view_tui.o: CFLAGS += $(CURSES_CFLAGS)
+$(BUILD)/view/tui.o: CFLAGS += $(CURSES_CFLAGS)
 
-$(BUILD)/%.o: user/%.c $(wildcard user/*.h) bpf/lockscope.h | $(BUILD)
-	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/%.o: user/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 lockscope: $(MODEL_OBJS) $(AGENT_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CURSES_LIBS)
@@ -92,9 +104,9 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_OBJS := $(MODEL_SRCS:user/%.c=$(BUILD)/fuzz/%.o)
 FUZZ_SECONDS ?= 300
 
-$(BUILD)/fuzz/%.o: user/%.c $(wildcard user/*.h) bpf/lockscope.h
+$(BUILD)/fuzz/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c $< -o $@
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
@@ -119,15 +131,33 @@ bench: lockscope $(WORKLOADS)
 soak: lockscope $(WORKLOADS)
 	bench/soak.sh
 
-unit-tests: $(UNIT_BINS)
-	tests/run-unit.sh $(UNIT_BINS)
+# Test tiers; each prints "N passed, N failed, N skipped".  make test runs
+# them all (what CI runs): static checks (format, layout), unit tests
+# (cmocka, no root), integration tests on this kernel, the qemu guest tier.
+test-static:
+	tests/run.sh static
 
-# The whole suite: unit tests, then integration tests on this kernel.
+test-unit: $(UNIT_BINS)
+	tests/run.sh unit
+
+test-integration: tests-build
+	tests/run.sh integration
+
+test-vm: lockscope $(WORKLOADS)
+	tests/run.sh vm
+
 test: tests-build
-	tests/run.sh
+	tests/run.sh all
 
 # Binary, man page and systemd unit; PREFIX and DESTDIR as usual.
 install: lockscope
+
+# Only the architectures whose vmlinux.h ships can build the BPF objects.
+ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
+ifeq ($(filter clean format check-format test-static,$(MAKECMDGOALS)),)
+$(error lockscope: failed to find vmlinux/$(ARCH)/vmlinux.h: no BTF header ships for ARCH=$(ARCH) (shipped: $(notdir $(wildcard vmlinux/*))); generate one with scripts/gen-vmlinux.sh)
+endif
+endif
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 lockscope $(DESTDIR)$(SBINDIR)/lockscope
@@ -143,8 +173,17 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man8/lockscope.8 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service
 
+FORMAT_FILES = $(wildcard bpf/*.c bpf/*.h user/*/*.c user/*/*.h \
+	tests/unit/*/*.c tests/fuzz/*.c tests/workloads/*.c)
+
 format:
-	clang-format -i bpf/*.c bpf/*.h user/*.c user/*.h tests/unit/*.c
+	clang-format -i $(FORMAT_FILES)
+
+# Fails, naming each file and line, where clang-format would change a thing.
+check-format:
+	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf $(BUILD) lockscope
+
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/fuzz/*/*.d)

@@ -20,7 +20,7 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Configuration, set by user space between open and load. */
-const volatile __u32 targ_tgid = 0; /* 0: every process */
+const volatile __u32 targ_tgid = 0;		       /* 0: every process */
 const volatile __u32 stack_every = LS_DEF_STACK_EVERY; /* 0: no stacks */
 const volatile __u32 n_spin_ranges = 0;
 const volatile struct ls_spin_range spin_ranges[LS_MAX_SPIN_RANGES] = {};
@@ -125,11 +125,21 @@ static __always_inline __u64 log2_slot(__u64 v)
 {
 	__u64 r = 0, s;
 
-	s = (v > 0xFFFFFFFFULL) << 5; v >>= s; r |= s;
-	s = (v > 0xFFFF) << 4; v >>= s; r |= s;
-	s = (v > 0xFF) << 3; v >>= s; r |= s;
-	s = (v > 0xF) << 2; v >>= s; r |= s;
-	s = (v > 0x3) << 1; v >>= s; r |= s;
+	s = (v > 0xFFFFFFFFULL) << 5;
+	v >>= s;
+	r |= s;
+	s = (v > 0xFFFF) << 4;
+	v >>= s;
+	r |= s;
+	s = (v > 0xFF) << 3;
+	v >>= s;
+	r |= s;
+	s = (v > 0xF) << 2;
+	v >>= s;
+	r |= s;
+	s = (v > 0x3) << 1;
+	v >>= s;
+	r |= s;
 	r |= (v >> 1);
 	if (r >= LS_HIST_SLOTS)
 		r = LS_HIST_SLOTS - 1;
@@ -141,8 +151,8 @@ static __always_inline __u32 kind_of(__u32 flags)
 	if (flags & LS_LCB_MUTEX)
 		return LS_KIND_MUTEX;
 	if (flags & LS_LCB_PERCPU)
-		return flags & LS_LCB_WRITE ? LS_KIND_PCPU_RWSEM_W :
-					      LS_KIND_PCPU_RWSEM_R;
+		return flags & LS_LCB_WRITE ? LS_KIND_PCPU_RWSEM_W
+					    : LS_KIND_PCPU_RWSEM_R;
 	if (flags & LS_LCB_RT) {
 		if (flags & LS_LCB_READ)
 			return LS_KIND_RTLOCK_R;
@@ -173,7 +183,8 @@ static __always_inline __u32 known_lock(__u64 lock)
 
 	if (mm) {
 		if (bpf_core_field_exists(mm->mmap_lock))
-			off = bpf_core_field_offset(struct mm_struct, mmap_lock);
+			off = bpf_core_field_offset(struct mm_struct,
+						    mmap_lock);
 		else
 			off = bpf_core_field_offset(struct mm_struct___old,
 						    mmap_sem);
@@ -210,7 +221,8 @@ static __always_inline void atomic_max(__u64 *p, __u64 v)
 {
 	__u64 old = *p;
 
-	/* Bounded retries: a lost race leaves a value another CPU just raised. */
+	/* Bounded retries: a lost race leaves a value another CPU just raised.
+	 */
 	for (int i = 0; i < 4 && v > old; i++) {
 		__u64 seen = __sync_val_compare_and_swap(p, old, v);
 
@@ -300,7 +312,7 @@ static __always_inline int task_waits_on(__u32 tid, __u64 lock)
 /* A wait dropped without its end: it no longer waits. */
 static __always_inline void drop_waiter(struct ls_wait *w)
 {
-	struct ls_lock_key key = { .addr = w->addr, .kind = w->kind };
+	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
 	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
 
 	if (s)
@@ -322,7 +334,7 @@ static __always_inline void clean_stale(struct ls_waits *ws, __u32 tid)
 	if (d > LS_DEPTH) {
 		if (ws->w[LS_DEPTH - 1].tid == tid)
 			return; /* this task's own nesting overflow */
-		d = LS_DEPTH; /* someone else's: counted at their begins */
+		d = LS_DEPTH;	/* someone else's: counted at their begins */
 	}
 	for (int i = 0; i < LS_DEPTH; i++) {
 		struct ls_wait *w;
@@ -346,8 +358,7 @@ static __always_inline void clean_stale(struct ls_waits *ws, __u32 tid)
 	ws->depth = d;
 }
 
-static __always_inline int spun_here(struct ls_waits *cs, __u64 lock,
-				     __u32 tid)
+static __always_inline int spun_here(struct ls_waits *cs, __u64 lock, __u32 tid)
 {
 	__u32 d = cs->depth;
 	struct ls_wait *top;
@@ -365,7 +376,7 @@ static __always_inline int spin_to_sleep(struct ls_waits *cs, __u64 id,
 {
 	__u32 tid = (__u32)id, d = cs->depth;
 	struct ls_wait w = cs->w[(d - 1) & (LS_DEPTH - 1)];
-	struct ls_lock_key key = { .addr = w.addr, .kind = w.kind };
+	struct ls_lock_key key = {.addr = w.addr, .kind = w.kind};
 	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
 	struct ls_waits *ws;
 
@@ -471,7 +482,8 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 			return 0;
 		}
 		if (top->addr == lock) {
-			/* Same task, same lock: a mutex going from spin to sleep. */
+			/* Same task, same lock: a mutex going from spin to
+			 * sleep. */
 			bump(&counters, LS_CTR_PHASE);
 			if (top->phase != LS_PHASE_SPIN)
 				return 0;
@@ -483,7 +495,8 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 
 				__sync_fetch_and_add(&s->spin_ns, dt);
 				__sync_fetch_and_add(&s->spin_failed, 1);
-				__sync_fetch_and_add(&s->hist_spin[log2_slot(dt)], 1);
+				__sync_fetch_and_add(
+					&s->hist_spin[log2_slot(dt)], 1);
 			}
 			top->phase = LS_PHASE_SLEEP;
 			top->phase_ns = now;
@@ -512,16 +525,16 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 	top->kind = kind;
 	top->start_ns = now;
 	top->phase_ns = now;
-	top->phase = (flags & LS_LCB_SPIN) || LS_KIND_IS_SPINNING(kind) ?
-			     LS_PHASE_SPIN :
-			     LS_PHASE_SLEEP;
+	top->phase = (flags & LS_LCB_SPIN) || LS_KIND_IS_SPINNING(kind)
+			     ? LS_PHASE_SPIN
+			     : LS_PHASE_SLEEP;
 	ws->depth = d + 1;
 	return 0;
 }
 
 /* Pop the wait on @lock from @ws; returns 1 and fills @out when found. */
-static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock,
-				    __u32 tid, struct ls_wait *out)
+static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock, __u32 tid,
+				    struct ls_wait *out)
 {
 	__u32 d = ws->depth;
 
@@ -556,7 +569,7 @@ static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock,
 
 static __always_inline void record(struct ls_wait *w, __u64 now, long ret)
 {
-	struct ls_lock_key key = { .addr = w->addr, .kind = w->kind };
+	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
 	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
 	__u64 dur = now - w->start_ns, dp = now - w->phase_ns;
 
@@ -782,9 +795,11 @@ static __always_inline int slow_exit(__u32 kind)
 			__sync_fetch_and_add(&s->total_ns, spin);
 			__sync_fetch_and_add(&s->hist_spin[log2_slot(spin)], 1);
 			if (!pt->slow_tp_ns) {
-				/* spun and won: a contention no tracepoint saw */
+				/* spun and won: a contention no tracepoint saw
+				 */
 				__sync_fetch_and_add(&s->contentions, 1);
-				__sync_fetch_and_add(&s->hist[log2_slot(dur)], 1);
+				__sync_fetch_and_add(&s->hist[log2_slot(dur)],
+						     1);
 				atomic_max(&s->max_ns, dur);
 				atomic_min(&s->min_ns, dur);
 			}
@@ -838,7 +853,8 @@ static __always_inline int osq_enter(__u64 osq)
 		outer = pt->slow_lock;
 		kind = pt->slow_kind;
 	} else {
-		/* A mutex spins in cpu_state, a re-spinning waiter in its task. */
+		/* A mutex spins in cpu_state, a re-spinning waiter in its task.
+		 */
 		__u32 zero = 0;
 
 		ws = bpf_map_lookup_elem(&cpu_state, &zero);

@@ -11,15 +11,17 @@
 
 /* ---- limits ---------------------------------------------------------- */
 
-#define LS_HIST_SLOTS 32 /* log2(ns) buckets: [2^i, 2^(i+1)) ns, last open */
-#define LS_DEPTH 4 /* nested waits tracked per task and per CPU */
+#define LS_HIST_SLOTS 32  /* log2(ns) buckets: [2^i, 2^(i+1)) ns, last open */
+#define LS_DEPTH 4	  /* nested waits tracked per task and per CPU */
 #define LS_STACK_DEPTH 16 /* frames kept per sampled stack */
-#define LS_MAX_SPIN_RANGES 32 /* spin-function address ranges for the sampler */
-#define LS_DEF_MAX_LOCKS 16384 /* default entries in lock_stats */
-#define LS_DEF_MAX_TASKS 8192 /* default entries in task_state */
+/* spin-function address ranges for the sampler */
+#define LS_MAX_SPIN_RANGES 32
+#define LS_DEF_MAX_LOCKS 16384	 /* default entries in lock_stats */
+#define LS_DEF_MAX_TASKS 8192	 /* default entries in task_state */
 #define LS_DEF_MAX_CALLERS 16384 /* default entries in lock_callers */
-#define LS_DEF_MAX_STACKS 8192 /* default entries in the stack map */
-#define LS_DEF_STACK_EVERY 256 /* sample a caller stack every Nth contention */
+#define LS_DEF_MAX_STACKS 8192	 /* default entries in the stack map */
+/* sample a caller stack every Nth contention */
+#define LS_DEF_STACK_EVERY 256
 
 /* ---- lock:contention_begin flags (include/trace/events/lock.h) -------- */
 
@@ -50,15 +52,15 @@ enum ls_kind {
 };
 
 /* Waits of these kinds never sleep: their in-flight record lives per CPU. */
-#define LS_KIND_IS_SPINNING(k)                                            \
-	((k) == LS_KIND_SPINLOCK || (k) == LS_KIND_RWLOCK_R ||            \
+#define LS_KIND_IS_SPINNING(k)                                                 \
+	((k) == LS_KIND_SPINLOCK || (k) == LS_KIND_RWLOCK_R ||                 \
 	 (k) == LS_KIND_RWLOCK_W)
 
 /* Locks recognised in BPF by their address relative to the current task. */
 enum ls_known {
 	LS_KNOWN_NONE = 0,
 	LS_KNOWN_MMAP_LOCK, /* &current->mm->mmap_lock (mmap_sem before 5.8) */
-	LS_KNOWN_SIGLOCK, /* &current->sighand->siglock */
+	LS_KNOWN_SIGLOCK,   /* &current->sighand->siglock */
 	LS_KNOWN_MAX,
 };
 
@@ -72,14 +74,16 @@ enum ls_phase {
 
 enum ls_loss {
 	LS_LOSS_TASK_MAP_FULL = 0, /* begin dropped: task_state full */
-	LS_LOSS_LOCK_MAP_FULL, /* wait not aggregated: lock_stats full */
-	LS_LOSS_DEPTH, /* begin dropped: nesting deeper than LS_DEPTH */
-	LS_LOSS_END_UNMATCHED, /* end without a begin seen (in flight at start) */
-	LS_LOSS_STACK, /* caller stack could not be taken */
+	LS_LOSS_LOCK_MAP_FULL,	   /* wait not aggregated: lock_stats full */
+	LS_LOSS_DEPTH,	       /* begin dropped: nesting deeper than LS_DEPTH */
+	LS_LOSS_END_UNMATCHED, /* end without a begin seen (in flight at start)
+				*/
+	LS_LOSS_STACK,	       /* caller stack could not be taken */
 	LS_LOSS_CALLER_MAP_FULL, /* caller sample dropped: lock_callers full */
-	LS_LOSS_SAMPLE_MAP_FULL, /* spin sample's caller dropped: spin_callers full */
-	LS_LOSS_ORPHANED, /* wait left open under a later one's end */
-	LS_LOSS_PROBE_NESTED, /* slow path entered while one was open */
+	LS_LOSS_SAMPLE_MAP_FULL, /* spin sample's caller dropped: spin_callers
+				    full */
+	LS_LOSS_ORPHANED,	 /* wait left open under a later one's end */
+	LS_LOSS_PROBE_NESTED,	 /* slow path entered while one was open */
 	LS_LOSS_OSQ_OUTER, /* osq_lock() call whose outer lock is unknown */
 	LS_LOSS_RECURSION, /* program runs the kernel skipped (nested on one
 			    * CPU); filled by user space from bpf_prog_info */
@@ -90,16 +94,16 @@ enum ls_loss {
 
 enum ls_counter {
 	LS_CTR_BEGIN = 0, /* contention_begin events seen (after pid filter) */
-	LS_CTR_END, /* contention_end events seen (after pid filter) */
-	LS_CTR_PHASE, /* second begins that turned a spin into a sleep */
-	LS_CTR_RECORDED, /* waits aggregated into lock_stats */
-	LS_CTR_SAMPLES, /* cpu-clock samples taken */
+	LS_CTR_END,	  /* contention_end events seen (after pid filter) */
+	LS_CTR_PHASE,	  /* second begins that turned a spin into a sleep */
+	LS_CTR_RECORDED,  /* waits aggregated into lock_stats */
+	LS_CTR_SAMPLES,	  /* cpu-clock samples taken */
 	LS_CTR_SAMPLES_KERNEL, /* ... of which in kernel mode */
-	LS_CTR_SAMPLES_SPIN, /* ... of which inside a spin function */
-	LS_CTR_STACKS, /* caller stacks taken at begin */
-	LS_CTR_OSQ_CALLS, /* osq_lock() calls seen by a function probe */
-	LS_CTR_OSQ_BAILOUTS, /* ... that returned false */
-	LS_CTR_SLOW_CALLS, /* slow-path calls seen by function probes */
+	LS_CTR_SAMPLES_SPIN,   /* ... of which inside a spin function */
+	LS_CTR_STACKS,	       /* caller stacks taken at begin */
+	LS_CTR_OSQ_CALLS,      /* osq_lock() calls seen by a function probe */
+	LS_CTR_OSQ_BAILOUTS,   /* ... that returned false */
+	LS_CTR_SLOW_CALLS,     /* slow-path calls seen by function probes */
 	LS_CTR_MAX,
 };
 
@@ -119,33 +123,33 @@ struct ls_lock_key {
  */
 struct ls_lock_stats {
 	__u64 contentions; /* completed waits */
-	__u64 total_ns; /* wait time, first begin to end */
-	__u64 spin_ns; /* time in a SPIN phase */
-	__u64 sleep_ns; /* time in a SLEEP phase */
-	__u64 min_ns; /* ~0 until the first completed wait */
+	__u64 total_ns;	   /* wait time, first begin to end */
+	__u64 spin_ns;	   /* time in a SPIN phase */
+	__u64 sleep_ns;	   /* time in a SLEEP phase */
+	__u64 min_ns;	   /* ~0 until the first completed wait */
 	__u64 max_ns;
-	__u64 spin_won; /* mutex spin phases that ended holding the lock */
-	__u64 spin_failed; /* mutex spin phases that fell back to sleep */
-	__u64 gave_up; /* waits that ended with ret < 0 */
-	__u64 begins; /* waits started (first begins) */
-	__s64 waiters; /* gauge: begins seen minus their ends */
+	__u64 spin_won;	    /* mutex spin phases that ended holding the lock */
+	__u64 spin_failed;  /* mutex spin phases that fell back to sleep */
+	__u64 gave_up;	    /* waits that ended with ret < 0 */
+	__u64 begins;	    /* waits started (first begins) */
+	__s64 waiters;	    /* gauge: begins seen minus their ends */
 	__u64 peak_waiters; /* max of the gauge during peak_epoch */
-	__u64 peak_epoch; /* user space's interval number for peak_waiters */
+	__u64 peak_epoch;   /* user space's interval number for peak_waiters */
 	__u64 peak_waiters_all; /* max of the gauge since start */
-	__u32 known; /* enum ls_known */
+	__u32 known;		/* enum ls_known */
 	__u32 pad;
 	/* function probes (fentry/kprobe); zero where they are off */
 	__u64 osq_ns; /* time inside osq_lock() for this lock */
 	__u64 osq_calls;
 	__u64 osq_bailouts; /* osq_lock() returned false */
 	__s64 osq_spinners; /* gauge: tasks inside osq_lock() now */
-	__u64 osq_peak; /* max of osq_spinners since start */
-	__u64 slow_ns; /* slow-path function entry to exit */
+	__u64 osq_peak;	    /* max of osq_spinners since start */
+	__u64 slow_ns;	    /* slow-path function entry to exit */
 	__u64 slow_calls;
-	__u64 slow_untraced_ns; /* slow-path time outside tracepoint waits:
-				 * the rwsem writer's optimistic spin */
+	__u64 slow_untraced_ns;	   /* slow-path time outside tracepoint waits:
+				    * the rwsem writer's optimistic spin */
 	__u64 hist[LS_HIST_SLOTS]; /* log2 histogram of whole waits */
-	__u64 hist_spin[LS_HIST_SLOTS]; /* log2 histogram of spin phases */
+	__u64 hist_spin[LS_HIST_SLOTS];	 /* log2 histogram of spin phases */
 	__u64 hist_sleep[LS_HIST_SLOTS]; /* log2 histogram of sleep phases */
 };
 
@@ -163,7 +167,7 @@ struct ls_wait {
 	__u64 phase_ns; /* start of the current phase */
 	__u32 kind;
 	__u32 phase; /* enum ls_phase */
-	__u32 tid; /* the waiter: per-CPU records of other tasks are stale */
+	__u32 tid;   /* the waiter: per-CPU records of other tasks are stale */
 	__u32 pad;
 };
 
@@ -177,9 +181,11 @@ struct ls_waits {
 /* Function probe targets. */
 enum ls_target {
 	LS_TGT_OSQ = 0, /* osq_lock(struct optimistic_spin_queue *) */
-	LS_TGT_MUTEX, /* __mutex_lock(struct mutex *, ...), any clone */
-	LS_TGT_RWSEM_W, /* rwsem_down_write_slowpath(struct rw_semaphore *, ...) */
-	LS_TGT_RWSEM_R, /* rwsem_down_read_slowpath(struct rw_semaphore *, ...) */
+	LS_TGT_MUTEX,	/* __mutex_lock(struct mutex *, ...), any clone */
+	LS_TGT_RWSEM_W, /* rwsem_down_write_slowpath(struct rw_semaphore *, ...)
+			 */
+	LS_TGT_RWSEM_R, /* rwsem_down_read_slowpath(struct rw_semaphore *, ...)
+			 */
 	LS_TGT_MAX,
 };
 
@@ -189,7 +195,7 @@ struct ls_probe_task {
 	__u64 slow_start;
 	__u64 slow_tp_ns; /* tracepoint wait inside this slow-path call */
 	__u32 slow_kind;
-	__u32 osq_kind; /* kind of the outer lock of the open osq_lock() */
+	__u32 osq_kind;	 /* kind of the outer lock of the open osq_lock() */
 	__u64 osq_outer; /* outer lock address, 0 if unknown */
 	__u64 osq_start; /* 0 if no osq_lock() open */
 };
@@ -197,7 +203,7 @@ struct ls_probe_task {
 /* Spin-function address range, set by user space from kallsyms. */
 struct ls_spin_range {
 	__u64 start;
-	__u64 end; /* exclusive */
+	__u64 end;  /* exclusive */
 	__u32 func; /* index into user space's list of spin functions */
 	__u32 pad;
 };
@@ -209,7 +215,7 @@ struct ls_spin_key {
 };
 
 /* Per-CPU sample totals in spin_samples (array index = func). */
-#define LS_SPIN_FUNC_OTHER LS_MAX_SPIN_RANGES /* kernel, not spinning */
+#define LS_SPIN_FUNC_OTHER LS_MAX_SPIN_RANGES	   /* kernel, not spinning */
 #define LS_SPIN_FUNC_USER (LS_MAX_SPIN_RANGES + 1) /* user mode */
 #define LS_SPIN_SLOTS (LS_MAX_SPIN_RANGES + 2)
 
@@ -219,19 +225,20 @@ struct ls_spin_key {
  * kinds whose lock word names its owner: mutex, rwsem, rt_mutex.
  */
 struct ls_owner_args {
-	__u64 addr; /* in: lock address, from contention_begin */
-	__u32 kind; /* in: enum ls_kind */
-	__s32 err; /* out: 0, or -errno of the first read that failed */
-	__u64 owner; /* out: the owner word as read (flag bits included) */
-	__u64 count; /* out: rwsem count word (readers, writer bit) */
-	__u32 tid; /* out: pid field of the task the owner word points to */
-	__u32 tgid; /* out: its tgid */
+	__u64 addr;    /* in: lock address, from contention_begin */
+	__u32 kind;    /* in: enum ls_kind */
+	__s32 err;     /* out: 0, or -errno of the first read that failed */
+	__u64 owner;   /* out: the owner word as read (flag bits included) */
+	__u64 count;   /* out: rwsem count word (readers, writer bit) */
+	__u32 tid;     /* out: pid field of the task the owner word points to */
+	__u32 tgid;    /* out: its tgid */
 	char comm[16]; /* out: its comm */
 };
 
 #define LS_OWNER_FLAGS 0x7ULL /* low bits of owner words that are flags */
 #define LS_RWSEM_READER_OWNED 0x1ULL /* rwsem owner word: readers hold it */
-#define LS_RWSEM_WRITER_LOCKED 0x1ULL /* rwsem count word: a writer holds it */
+/* rwsem count word: a writer holds it */
+#define LS_RWSEM_WRITER_LOCKED 0x1ULL
 #define LS_RWSEM_READER_SHIFT 8 /* rwsem count word: readers from bit 8 */
 
 #endif /* LOCKSCOPE_H */

@@ -6,7 +6,7 @@ set -eu
 what=${1:-build}
 build_pkgs="make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 	libjson-c-dev libncurses-dev libmicrohttpd-dev libcap-ng-dev pkg-config"
-test_pkgs="libcmocka-dev stress-ng bpftrace python3 tmux qemu-system-x86
+test_pkgs="libcmocka-dev clang-format stress-ng bpftrace python3 tmux qemu-system-x86
 	busybox-static cpio curl prometheus python3-prometheus-client"
 # record/compare: schema validation, libFuzzer (clang's compiler-rt)
 test_pkgs="$test_pkgs python3-jsonschema libclang-rt-14-dev"

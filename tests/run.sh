@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# tests/run.sh - the whole suite: unit tests (cmocka, no root), then the
-# integration tests under tests/integration on this kernel.  Prints one
-# closing line "N passed, N failed, N skipped"; exits 1 if anything failed.
+# tests/run.sh [TIER [MATCH]] - run one test tier, or all of them (the
+# default); MATCH keeps only the test scripts whose path contains it:
+#   static       tests/static/*.sh: formatting and layout (no build needed)
+#   unit         build/tests/*/test_*: cmocka, no root
+#   integration  tests/integration/*.sh but the guest tier: this kernel, root
+#   vm           tests/integration/test_vm.sh: Debian kernels under qemu
+#   all          every tier above, in that order
+# Prints one closing line "N passed, N failed, N skipped"; exits 1 if
+# anything failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -9,14 +15,42 @@ export LS_ROOT=$root LS=$root/lockscope
 export LS_RESULTS=$(mktemp)
 trap 'rm -f "$LS_RESULTS"' EXIT
 
-only=${1:-}
+tier=${1:-all}
+match=${2:-}
+case "$tier" in
+static | unit | integration | vm | all) ;;
+*)
+	echo "tests/run.sh: failed to parse tier '$tier': expected static, unit, integration, vm or all" >&2
+	exit 2
+	;;
+esac
+want() { [ "$tier" = all ] || [ "$tier" = "$1" ]; }
+picked() { [ -z "$match" ] || [[ "$1" == *"$match"* ]]; }
 
-tests/run-unit.sh build/tests/test_* 
-for t in tests/integration/*.sh; do
-	[ -n "$only" ] && [[ "$t" != *"$only"* ]] && continue
-	echo "== $t"
-	bash "$t"
-done
+if want static; then
+	for t in tests/static/*.sh; do
+		picked "$t" || continue
+		echo "== $t"
+		bash "$t"
+	done
+fi
+if want unit; then
+	for b in build/tests/*/test_*; do
+		picked "$b" && tests/run-unit.sh "$b"
+	done
+fi
+if want integration; then
+	for t in tests/integration/*.sh; do
+		[ "$t" = tests/integration/test_vm.sh ] && continue
+		picked "$t" || continue
+		echo "== $t"
+		bash "$t"
+	done
+fi
+if want vm; then
+	echo "== tests/integration/test_vm.sh"
+	bash tests/integration/test_vm.sh
+fi
 
 p=$(grep -c '^pass$' "$LS_RESULTS")
 f=$(grep -c '^fail$' "$LS_RESULTS")

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "cmd/cli.h"
 
 #define MAX_ARGS 64
 

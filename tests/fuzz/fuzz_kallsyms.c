@@ -6,18 +6,18 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "kallsyms.h"
-#include "model.h"
-#include "naming.h"
+#include "model/kallsyms.h"
+#include "model/model.h"
+#include "model/naming.h"
 
-static const char *const bases[] = { "osq_lock", "__mutex_lock",
-				     "rwsem_down_write_slowpath", "" };
+static const char *const bases[] = {"osq_lock", "__mutex_lock",
+				    "rwsem_down_write_slowpath", ""};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ls_ksyms ks;
 	const struct ls_ksym *found[8], *s, *next;
-	uint64_t ips[LS_STACK_DEPTH] = { 0 };
+	uint64_t ips[LS_STACK_DEPTH] = {0};
 	static struct ls_row row;
 	size_t n;
 

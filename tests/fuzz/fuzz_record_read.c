@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
-#include "record.h"
-#include "record_write.h"
+#include "analysis/compare.h"
+#include "export/record.h"
+#include "export/record_write.h"
 
 static FILE *sink;
 

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 
 #define PER_PIPE 16 /* operations on one pipe before the walk moves on */
-#define CHUNK 1024 /* bytes a write or read moves: copied under the mutex */
+#define CHUNK 1024  /* bytes a write or read moves: copied under the mutex */
 #define SPARE_FDS 64
 
 static int (*fds)[2];
@@ -45,7 +45,7 @@ static void forward(int sig)
 static void *walker(void *arg)
 {
 	unsigned long long n = 0;
-	char buf[CHUNK] = { 0 };
+	char buf[CHUNK] = {0};
 
 	(void)arg;
 	while (!stop) {
@@ -109,17 +109,17 @@ int main(int argc, char **argv)
 
 	if (pipes < 1 || pipes > 1000000 || secs < 1 || nthreads < 2 ||
 	    nthreads > 256) {
-		fprintf(stderr,
-			"usage: lock_spread PIPES(1-1000000) SECONDS [THREADS(2-256)]\n");
+		fprintf(stderr, "usage: lock_spread PIPES(1-1000000) SECONDS "
+				"[THREADS(2-256)]\n");
 		return 2;
 	}
 	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_max < 3 * SPARE_FDS) {
 		fprintf(stderr, "lock_spread: open-file limit too low\n");
 		return 1;
 	}
-	per_proc = rl.rlim_max == RLIM_INFINITY ?
-			   (unsigned long)pipes :
-			   (unsigned long)(rl.rlim_max - SPARE_FDS) / 2;
+	per_proc = rl.rlim_max == RLIM_INFINITY
+			   ? (unsigned long)pipes
+			   : (unsigned long)(rl.rlim_max - SPARE_FDS) / 2;
 	nproc = ((unsigned long)pipes + per_proc - 1) / per_proc;
 	total = mmap(NULL, sizeof(*total), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -137,8 +137,8 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	for (unsigned long i = 0; i < nproc; i++) {
-		unsigned long n = i + 1 < nproc ? per_proc :
-						  (unsigned long)pipes - done;
+		unsigned long n =
+			i + 1 < nproc ? per_proc : (unsigned long)pipes - done;
 		pid_t pid = fork();
 
 		if (pid < 0) {

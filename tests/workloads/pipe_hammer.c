@@ -18,7 +18,7 @@ static unsigned long long ops;
 
 static void *writer(void *arg)
 {
-	char buf[64] = { 0 };
+	char buf[64] = {0};
 	unsigned long long n = 0;
 
 	(void)arg;
@@ -56,7 +56,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pipe_hammer THREADS(1-256) SECONDS\n");
 		return 2;
 	}
-	signal(SIGPIPE, SIG_IGN); /* writers may outlive the readers at the end */
+	signal(SIGPIPE,
+	       SIG_IGN); /* writers may outlive the readers at the end */
 	t = calloc(2 * (size_t)n, sizeof(*t));
 	if (!t || pipe(fds)) {
 		perror("pipe_hammer");

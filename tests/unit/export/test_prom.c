@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests of the Prometheus/OpenMetrics exporter and --listen parsing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <cmocka.h>
+#include <errno.h>
+#include "export/prom.h"
+#include "model/hist.h"
+#include "serve/netaddr.h"
+
+static struct ls_row *add(struct ls_snapshot *s, uint64_t addr, unsigned kind,
+			  const char *name, const char *caller,
+			  uint64_t contentions, uint64_t total_ns)
+{
+	struct ls_lock_key k = {.addr = addr, .kind = kind};
+	struct ls_row *r = ls_snap_add_row(s, &k);
+
+	assert_non_null(r);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	if (caller)
+		ls_row_add_caller(r, caller, 1);
+	r->st.contentions = contentions;
+	r->st.total_ns = total_ns;
+	r->st.min_ns = ~0ULL;
+	r->st.hist[ls_hist_slot(total_ns / (contentions ? contentions : 1))] =
+		contentions;
+	return r;
+}
+
+static char *render(const struct ls_prom *p, const struct ls_snapshot *cur,
+		    const struct ls_snapshot *prev, enum ls_prom_format fmt)
+{
+	struct ls_prom_meta m = {.version = "test", .interval_s = 1};
+	char *buf;
+	size_t len;
+
+	assert_int_equal(ls_prom_render(&buf, &len, p, cur, prev, &m, fmt), 0);
+	assert_int_equal(strlen(buf), len);
+	return buf;
+}
+
+/* Value of the sample whose line starts with @prefix + " ", or -1. */
+static double value(const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (const char *l = text; l && *l;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, prefix, n) && l[n] == ' ')
+			return strtod(l + n + 1, NULL);
+	return -1;
+}
+
+static size_t count_lines(const char *text, const char *prefix)
+{
+	size_t n = 0, pl = strlen(prefix);
+
+	for (const char *l = text; l && *l;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, prefix, pl))
+			n++;
+	return n;
+}
+
+#define A "lock=\"mutex@genl_rcv_msg\",kind=\"mutex\",caller=\"genl_rcv_msg\""
+
+static void test_histogram_buckets(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	r = add(&s, 0xffff888001234560ULL, LS_KIND_MUTEX, "mutex@genl_rcv_msg",
+		"genl_rcv_msg", 0, 0);
+	memset(r->st.hist, 0, sizeof(r->st.hist));
+	r->st.hist[5] = 3;  /* 32..63 ns */
+	r->st.hist[9] = 2;  /* 512..1023 ns */
+	r->st.hist[20] = 1; /* 1.05..2.1 ms */
+	r->st.hist[31] = 1; /* >= 2.1 s */
+	r->st.contentions = 7;
+	r->st.total_ns = 3000000000ULL;
+	ls_snap_index(&s);
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(value(t, "lockscope_lock_wait_seconds_bucket{" A
+			     ",le=\"2.56e-07\"}") == 3);
+	assert_true(value(t, "lockscope_lock_wait_seconds_bucket{" A
+			     ",le=\"1.024e-06\"}") == 5);
+	assert_true(value(t, "lockscope_lock_wait_seconds_bucket{" A
+			     ",le=\"0.001048576\"}") == 5);
+	assert_true(value(t, "lockscope_lock_wait_seconds_bucket{" A
+			     ",le=\"0.004194304\"}") == 6);
+	assert_true(value(t, "lockscope_lock_wait_seconds_bucket{" A
+			     ",le=\"1.073741824\"}") == 6);
+	assert_true(value(t, "lockscope_lock_wait_seconds_bucket{" A
+			     ",le=\"+Inf\"}") == 7);
+	assert_true(value(t, "lockscope_lock_wait_seconds_count{" A "}") == 7);
+	assert_true(value(t, "lockscope_lock_wait_seconds_sum{" A "}") == 3.0);
+	/* 12 finite buckets (256 ns .. 1.07 s, factor 4) and +Inf */
+	assert_int_equal(count_lines(t, "lockscope_lock_wait_seconds_bucket{"),
+			 13);
+	assert_non_null(
+		strstr(t, "# TYPE lockscope_lock_wait_seconds histogram\n"));
+	assert_non_null(
+		strstr(t, "# TYPE lockscope_lock_contentions_total counter\n"));
+	assert_null(strstr(t, "# EOF"));
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static void test_max_series_sticky_other(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	struct ls_row *r;
+	double other1, other2;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@a", "a", 30, 300);
+	add(&s, 0x2000, LS_KIND_MUTEX, "mutex@b", "b", 20, 200);
+	add(&s, 0x3000, LS_KIND_MUTEX, "mutex@c", "c", 10, 100);
+	add(&s, 0x4000, LS_KIND_SPINLOCK, "spinlock@d", "d", 5, 50);
+	ls_snap_index(&s);
+	ls_prom_init(&p, 2, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(p.nseries, 2);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	/* the two largest by total wait get their own series */
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"mutex@"
+			     "a\",kind=\"mutex\",caller=\"a\"}") == 30);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"mutex@"
+			     "b\",kind=\"mutex\",caller=\"b\"}") == 20);
+	assert_int_equal(
+		count_lines(
+			t, "lockscope_lock_contentions_total{lock=\"mutex@c\""),
+		0);
+	/* the rest summed into lock="other" of their kind */
+	other1 = value(t, "lockscope_lock_contentions_total{lock=\"other\","
+			  "kind=\"mutex\",caller=\"other\"}");
+	assert_true(other1 == 10);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"other\","
+			     "kind=\"spinlock\",caller=\"other\"}") == 5);
+	assert_true(value(t, "lockscope_locks{series=\"other\"}") == 2);
+	free(t);
+
+	/* c overtakes everyone: it stays in "other", which only grows */
+	r = ls_snap_find(&s, &(struct ls_lock_key){.addr = 0x3000,
+						   .kind = LS_KIND_MUTEX});
+	r->st.contentions = 1000;
+	r->st.total_ns = 100000;
+	add(&s, 0x5000, LS_KIND_MUTEX, "mutex@e", "e", 7, 1e9);
+	ls_snap_index(&s);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	other2 = value(t, "lockscope_lock_contentions_total{lock=\"other\","
+			  "kind=\"mutex\",caller=\"other\"}");
+	assert_true(other2 == 1007);
+	assert_true(other2 >= other1);
+	assert_int_equal(count_lines(t, "lockscope_lock_contentions_total{"),
+			 4);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static double contentions_of(const char *t, const char *lock)
+{
+	char key[200];
+
+	snprintf(key, sizeof(key),
+		 "lockscope_lock_contentions_total{lock=\"%s\",kind=\"mutex\","
+		 "caller=\"%s\"}",
+		 lock, strchr(lock, '@') ? strchr(lock, '@') + 1 : "other");
+	return value(t, key);
+}
+
+static void grow(struct ls_snapshot *s, uint64_t addr, uint64_t dc,
+		 uint64_t dns)
+{
+	struct ls_row *r = ls_snap_find(
+		s, &(struct ls_lock_key){.addr = addr, .kind = LS_KIND_MUTEX});
+
+	assert_non_null(r);
+	r->st.contentions += dc;
+	r->st.total_ns += dns;
+	r->st.hist[ls_hist_slot(dns / dc)] += dc;
+}
+
+static void test_promotion_keeps_counters_monotonic(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@a", "a", 30, 300);
+	add(&s, 0x2000, LS_KIND_MUTEX, "mutex@b", "b", 20, 200);
+	add(&s, 0x3000, LS_KIND_MUTEX, "mutex@c", "c", 10, 100);
+	ls_snap_index(&s);
+	ls_prom_init(&p, 2, 0, 1);
+	p.min_age = 0; /* series may give way at once */
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(contentions_of(t, "other") == 10);
+	free(t);
+
+	/* c becomes the hottest lock: it takes the place of b, the weakest */
+	grow(&s, 0x3000, 5, 10000);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(p.promoted, 1);
+	assert_int_equal(p.demoted, 1);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(contentions_of(t, "mutex@a") == 30);
+	assert_true(contentions_of(t, "mutex@b") == -1); /* series ended */
+	assert_true(contentions_of(t, "mutex@c") ==
+		    0);				       /* new increments only */
+	assert_true(contentions_of(t, "other") == 15); /* c's past stays */
+	assert_true(value(t, "lockscope_lock_series_changes_total{change="
+			     "\"promoted\"}") == 1);
+	free(t);
+
+	/* later increments land in c's series and, for b, in "other" */
+	grow(&s, 0x3000, 1, 1000);
+	grow(&s, 0x2000, 2, 50);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(contentions_of(t, "mutex@c") == 1);
+	assert_true(contentions_of(t, "other") == 17);
+	assert_true(value(t, "lockscope_lock_wait_seconds_count{lock=\"other\","
+			     "kind=\"mutex\",caller=\"other\"}") == 17);
+	assert_int_equal(p.promoted, 1); /* b is not twice as hot as c */
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static void test_same_labels_share_a_series(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg", 3,
+	    30);
+	add(&s, 0x2000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg", 4,
+	    40);
+	ls_snap_index(&s);
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(p.nseries, 1);
+	assert_int_equal(p.series[0].nlocks, 2);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	/* never two samples with one label set */
+	assert_int_equal(count_lines(t, "lockscope_lock_contentions_total{"),
+			 1);
+	assert_true(value(t, "lockscope_lock_contentions_total{" A "}") == 7);
+	assert_true(value(t, "lockscope_lock_wait_seconds_count{" A "}") == 7);
+	free(t);
+	ls_prom_free(&p);
+
+	/* with --addr each lock is its own series, the address a label */
+	ls_prom_init(&p, 10, 1, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(p.nseries, 2);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(value(t, "lockscope_lock_contentions_total{" A
+			     ",addr=\"1000\"}") == 3);
+	assert_true(value(t, "lockscope_lock_contentions_total{" A
+			     ",addr=\"2000\"}") == 4);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static void test_no_address_unless_asked(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	add(&s, 0xffff88800abcdef0ULL, LS_KIND_RWSEM_W, "mmap_lock", "do_mmap",
+	    2, 20);
+	ls_snap_index(&s);
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_null(strstr(t, "abcdef0"));
+	assert_null(strstr(t, "addr="));
+	assert_true(value(t,
+			  "lockscope_lock_contentions_total{lock=\"mmap_"
+			  "lock\",kind=\"rwsem:W\",caller=\"do_mmap\"}") == 2);
+	free(t);
+	ls_prom_free(&p);
+	ls_prom_init(&p, 10, 1, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_non_null(strstr(t, "addr=\"ffff88800abcdef0\""));
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static void test_pending_until_caller(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@?", NULL, 1, 10);
+	add(&s, 0x2000, LS_KIND_SPINLOCK, "spinlock@?", NULL, 1, 10);
+	ls_snap_index(&s);
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(p.nseries, 0);
+	assert_int_equal(p.npending, 2);
+	/* the mutex's first stack arrives: exported with its caller */
+	r = ls_snap_find(&s, &(struct ls_lock_key){.addr = 0x1000,
+						   .kind = LS_KIND_MUTEX});
+	ls_row_add_caller(r, "pipe_write", 1);
+	snprintf(r->name, sizeof(r->name), "mutex@pipe_write");
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(p.nseries, 1);
+	assert_int_equal(p.npending, 1);
+	/* the spinlock never gets one: exported as it is after 3 rounds */
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(p.npending, 0);
+	t = render(&p, &s, NULL, LS_PROM_OPENMETRICS);
+	assert_true(
+		value(t, "lockscope_lock_contentions_total{lock=\"mutex@pipe_"
+			 "write\",kind=\"mutex\",caller=\"pipe_write\"}") == 1);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"spinlock@"
+			     "?\",kind=\"spinlock\",caller=\"unknown\"}") == 1);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static void test_probe_counters_only_with_probes(void **state)
+{
+	struct ls_prom_meta m = {.version = "t", .interval_s = 1};
+	struct ls_snapshot s;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+	size_t len;
+
+	(void)state;
+	ls_snap_init(&s);
+	r = add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg",
+		3, 30);
+	r->st.osq_ns = 1500000000ULL;
+	r->st.osq_calls = 4;
+	r->st.osq_bailouts = 1;
+	r->st.slow_ns = 2500000000ULL;
+	r->st.slow_calls = 5;
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(
+		ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
+	assert_null(strstr(t, "lockscope_lock_osq"));
+	assert_null(strstr(t, "lockscope_lock_slowpath"));
+	free(t);
+	m.probes = 1;
+	assert_int_equal(
+		ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
+	assert_true(value(t, "lockscope_lock_osq_seconds_total{" A "}") == 1.5);
+	assert_true(value(t, "lockscope_lock_osq_calls_total{" A "}") == 4);
+	assert_true(value(t, "lockscope_lock_osq_bailouts_total{" A "}") == 1);
+	assert_true(value(t, "lockscope_lock_slowpath_seconds_total{" A "}") ==
+		    2.5);
+	assert_true(value(t, "lockscope_lock_slowpath_calls_total{" A "}") ==
+		    5);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static void test_escaping(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	add(&s, 0x1000, LS_KIND_MUTEX, "we\"ird\\na\nme", "c", 1, 10);
+	ls_snap_index(&s);
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_non_null(strstr(t, "{lock=\"we\\\"ird\\\\na\\nme\",kind="
+				  "\"mutex\",caller=\"c\"} 1\n"));
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static void test_openmetrics_shape(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	char *t;
+	size_t n;
+
+	(void)state;
+	ls_snap_init(&s);
+	add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg", 1,
+	    10);
+	ls_snap_index(&s);
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_OPENMETRICS);
+	n = strlen(t);
+	assert_true(n > 6 && !strcmp(t + n - 6, "# EOF\n"));
+	assert_non_null(
+		strstr(t, "# TYPE lockscope_lock_contentions counter\n"));
+	assert_non_null(
+		strstr(t, "# UNIT lockscope_lock_wait_seconds seconds\n"));
+	assert_non_null(strstr(t, "# TYPE lockscope_build info\n"));
+	assert_non_null(
+		strstr(t, "lockscope_build_info{version=\"test\"} 1\n"));
+	assert_null(strstr(t, "\n\n"));
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
+static void test_spin_share_interval(void **state)
+{
+	struct ls_snapshot prev, cur;
+	struct ls_prom p;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&prev);
+	ls_snap_init(&cur);
+	prev.nfuncs = cur.nfuncs = 2;
+	strcpy(prev.func_name[0], "osq_lock");
+	strcpy(prev.func_name[1], "__pv_queued_spin_lock_slowpath");
+	memcpy(cur.func_name, prev.func_name, sizeof(cur.func_name));
+	prev.func_samples[0] = 100;
+	prev.func_samples[LS_SPIN_FUNC_OTHER] = 900;
+	cur.func_samples[0] = 150;		     /* +50 */
+	cur.func_samples[1] = 25;		     /* +25 */
+	cur.func_samples[LS_SPIN_FUNC_OTHER] = 1000; /* +100 */
+	cur.func_samples[LS_SPIN_FUNC_USER] = 25;    /* +25 */
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &cur), 0);
+	t = render(&p, &cur, &prev, LS_PROM_TEXT);
+	assert_true(
+		value(t, "lockscope_spin_share_ratio{function=\"osq_lock\"}") ==
+		0.25);
+	assert_true(value(t, "lockscope_spin_share_ratio{function=\"__pv_"
+			     "queued_spin_lock_slowpath\"}") == 0.125);
+	assert_true(
+		value(t,
+		      "lockscope_spin_samples_total{function=\"osq_lock\"}") ==
+		150);
+	assert_true(value(t, "lockscope_cpu_samples_total") == 1200);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&prev);
+	ls_snap_free(&cur);
+}
+
+static void test_interval_peak(void **state)
+{
+	struct ls_row r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.st.peak_epoch = 4;
+	r.st.peak_waiters = 7;
+	r.st.waiters = 2;
+	assert_int_equal(ls_prom_interval_peak(&r, 4), 7);
+	/* nobody arrived in interval 5: the peak is who still waits */
+	assert_int_equal(ls_prom_interval_peak(&r, 5), 2);
+	r.st.waiters = -1;
+	assert_int_equal(ls_prom_interval_peak(&r, 5), 0);
+}
+
+static void test_float_and_negotiate(void **state)
+{
+	char b[40];
+
+	(void)state;
+	assert_string_equal(ls_prom_float(b, sizeof(b), 256 / 1e9), "2.56e-07");
+	assert_string_equal(ls_prom_float(b, sizeof(b), 1), "1");
+	assert_string_equal(ls_prom_float(b, sizeof(b), 0.1), "0.1");
+	assert_string_equal(ls_prom_float(b, sizeof(b), 1.0 / 0.0), "+Inf");
+	assert_int_equal(ls_prom_negotiate(NULL), LS_PROM_TEXT);
+	assert_int_equal(ls_prom_negotiate("*/*"), LS_PROM_TEXT);
+	assert_int_equal(ls_prom_negotiate("text/plain;version=0.0.4"),
+			 LS_PROM_TEXT);
+	/* what Prometheus 2.x sends */
+	assert_int_equal(
+		ls_prom_negotiate("application/"
+				  "openmetrics-text;version=1.0.0,application/"
+				  "openmetrics-text;version=0.0.1;q=0.75,text/"
+				  "plain;version=0.0.4;q=0.5,*/*;q=0.1"),
+		LS_PROM_OPENMETRICS);
+	assert_int_equal(
+		ls_prom_negotiate(
+			"application/openmetrics-text;q=0, text/plain"),
+		LS_PROM_TEXT);
+	assert_int_equal(
+		ls_prom_negotiate(
+			"text/plain;q=0.9, application/openmetrics-text;q=0.3"),
+		LS_PROM_TEXT);
+}
+
+static void test_listen_parse(void **state)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
+	const char *why;
+	socklen_t len;
+	char b[64];
+
+	(void)state;
+	assert_int_equal(ls_parse_listen("127.0.0.1:9464", &ss, &len, &why), 0);
+	assert_int_equal(a4->sin_family, AF_INET);
+	assert_int_equal(ntohs(a4->sin_port), 9464);
+	assert_string_equal(ls_addr_str((struct sockaddr *)&ss, b, sizeof(b)),
+			    "127.0.0.1:9464");
+	assert_int_equal(ls_parse_listen("localhost:0", &ss, &len, &why), 0);
+	assert_int_equal(ntohl(a4->sin_addr.s_addr), INADDR_LOOPBACK);
+	assert_int_equal(ls_parse_listen("[::1]:9100", &ss, &len, &why), 0);
+	assert_int_equal(a6->sin6_family, AF_INET6);
+	assert_string_equal(ls_addr_str((struct sockaddr *)&ss, b, sizeof(b)),
+			    "[::1]:9100");
+	assert_int_equal(ls_parse_listen(":9464", &ss, &len, &why), 0);
+	assert_int_equal(a6->sin6_family, AF_INET6);
+	assert_string_equal(ls_addr_str((struct sockaddr *)&ss, b, sizeof(b)),
+			    "[::]:9464");
+	assert_int_equal(ls_parse_listen("127.0.0.1", &ss, &len, &why),
+			 -EINVAL);
+	assert_int_equal(ls_parse_listen("127.0.0.1:65536", &ss, &len, &why),
+			 -EINVAL);
+	assert_int_equal(ls_parse_listen("127.0.0.1:-1", &ss, &len, &why),
+			 -EINVAL);
+	assert_int_equal(ls_parse_listen("127.0.0.1:", &ss, &len, &why),
+			 -EINVAL);
+	assert_int_equal(ls_parse_listen("example.com:80", &ss, &len, &why),
+			 -EINVAL);
+	assert_int_equal(ls_parse_listen("::1:80", &ss, &len, &why), -EINVAL);
+	assert_int_equal(ls_parse_listen("[::1]80", &ss, &len, &why), -EINVAL);
+	assert_int_equal(ls_parse_listen("[nope]:80", &ss, &len, &why),
+			 -EINVAL);
+	assert_int_equal(ls_parse_listen("", &ss, &len, &why), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_histogram_buckets),
+		cmocka_unit_test(test_max_series_sticky_other),
+		cmocka_unit_test(test_promotion_keeps_counters_monotonic),
+		cmocka_unit_test(test_same_labels_share_a_series),
+		cmocka_unit_test(test_no_address_unless_asked),
+		cmocka_unit_test(test_pending_until_caller),
+		cmocka_unit_test(test_probe_counters_only_with_probes),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_openmetrics_shape),
+		cmocka_unit_test(test_spin_share_interval),
+		cmocka_unit_test(test_interval_peak),
+		cmocka_unit_test(test_float_and_negotiate),
+		cmocka_unit_test(test_listen_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* compare.c - means, standard deviations and changes between two sides. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/compare.h"
+
+void ls_mean_sd(const double *v, size_t n, double *mean, double *sd)
+{
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += v[i];
+	m = n ? m / (double)n : 0.0;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	*mean = m;
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+}
+
+double ls_pct_change(double base, double new_v)
+{
+	if (base == 0)
+		return new_v == 0 ? 0.0 : new_v > 0 ? INFINITY : -INFINITY;
+	return 100.0 * (new_v - base) / fabs(base);
+}
+
+double ls_sd_pct(double mean, double sd)
+{
+	return mean != 0 ? 100.0 * sd / fabs(mean) : 0.0;
+}
+
+/* One metric value of one run, for sorting all runs' metrics by key. */
+struct entry {
+	const struct ls_stat *st;
+	unsigned side;
+	size_t run;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->st->key, y->st->key);
+
+	if (c)
+		return c;
+	if (x->side != y->side)
+		return x->side < y->side ? -1 : 1;
+	return x->run < y->run ? -1 : x->run > y->run;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct ls_cmp_row *x = a, *y = b;
+	double ax = fabs(x->change_pct), ay = fabs(y->change_pct);
+
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strcmp(x->id.key, y->id.key);
+}
+
+static void finish_row(struct ls_cmp_row *r, double *vals[2],
+		       const size_t runs[2], double threshold)
+{
+	double delta;
+
+	for (int s = 0; s < 2; s++)
+		ls_mean_sd(vals[s], runs[s], &r->mean[s], &r->sd[s]);
+	r->presence = !r->present[LS_SIDE_BASE]	 ? LS_CMP_ONLY_NEW
+		      : !r->present[LS_SIDE_NEW] ? LS_CMP_ONLY_BASE
+						 : LS_CMP_BOTH;
+	r->change_pct = ls_pct_change(r->mean[0], r->mean[1]);
+	delta = r->mean[1] - r->mean[0];
+	r->changed = fabs(r->change_pct) > threshold &&
+		     fabs(delta) > r->sd[0] + r->sd[1];
+	r->regressed = r->changed && delta > 0;
+}
+
+static int all_zero(double *vals[2], const size_t runs[2])
+{
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < runs[s]; i++)
+			if (vals[s][i] != 0)
+				return 0;
+	return 1;
+}
+
+static const struct ls_cmp_row *find_row(const struct ls_cmp *c,
+					 const char *key)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) { /* rows are in key order until the final sort */
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(c->rows[mid].id.key, key);
+
+		if (!d)
+			return &c->rows[mid];
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Share in percent of the lock's @metric in the run's, the larger side. */
+static double lock_share(const struct ls_cmp *c, const struct ls_stat *id,
+			 const char *metric)
+{
+	char key[LS_KEY_MAX + 32], lid[LS_NAME_MAX + 24];
+	const struct ls_cmp_row *l, *all;
+	double share = 0;
+
+	ls_lock_id(id->lock, (unsigned)id->kind, lid, sizeof(lid));
+	snprintf(key, sizeof(key), "lockscope.%s.%s", lid, metric);
+	l = find_row(c, key);
+	snprintf(key, sizeof(key), "lockscope.%s", metric);
+	all = find_row(c, key);
+	for (int s = 0; l && all && s < 2; s++)
+		if (all->mean[s] > 0 && 100 * l->mean[s] / all->mean[s] > share)
+			share = 100 * l->mean[s] / all->mean[s];
+	return share;
+}
+
+/* Mark the rows of minor locks; count what is left. */
+static void mark_minor(struct ls_cmp *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct ls_cmp_row *r = &c->rows[i];
+
+		r->minor =
+			r->id.kind >= 0 &&
+			lock_share(c, &r->id, "contentions") < c->min_share &&
+			lock_share(c, &r->id, "wait_time.total.ms") <
+				c->min_share;
+		if (r->minor) {
+			r->changed = r->regressed = 0;
+			if (!strcmp(r->id.metric, "contentions"))
+				c->nminor_locks++;
+		}
+		c->nchanged += r->changed ? 1 : 0;
+		c->nregressed += r->regressed ? 1 : 0;
+	}
+}
+
+int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
+	       size_t nn, double threshold_pct, double min_share_pct,
+	       struct ls_cmp *out)
+{
+	const struct ls_rec *recs[2] = {base, nw};
+	size_t runs[2] = {nb, nn}, nent = 0, total = 0;
+	struct ls_stats *st = NULL;
+	struct entry *ent = NULL;
+	double *vals[2] = {NULL, NULL};
+	int err = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	out->threshold = threshold_pct;
+	out->min_share = min_share_pct;
+	out->runs[0] = nb;
+	out->runs[1] = nn;
+	if (!nb || !nn || !base || !nw || !(threshold_pct >= 0) ||
+	    !(min_share_pct >= 0))
+		return -EINVAL;
+	st = calloc(nb + nn, sizeof(*st));
+	vals[0] = calloc(nb, sizeof(double));
+	vals[1] = calloc(nn, sizeof(double));
+	if (!st || !vals[0] || !vals[1])
+		goto out;
+	for (unsigned s = 0; s < 2; s++)
+		for (size_t i = 0; i < runs[s]; i++) {
+			struct ls_stats *x = &st[s ? nb + i : i];
+
+			if (ls_snap_stats(&recs[s][i].totals, x))
+				goto out;
+			total += x->n;
+		}
+	ent = calloc(total ? total : 1, sizeof(*ent));
+	out->rows = calloc(total ? total : 1, sizeof(*out->rows));
+	if (!ent || !out->rows)
+		goto out;
+	for (unsigned s = 0; s < 2; s++)
+		for (size_t i = 0; i < runs[s]; i++) {
+			struct ls_stats *x = &st[s ? nb + i : i];
+
+			for (size_t k = 0; k < x->n; k++)
+				ent[nent++] = (struct entry){&x->v[k], s, i};
+		}
+	qsort(ent, nent, sizeof(*ent), cmp_entry);
+	for (size_t i = 0; i < nent;) {
+		struct ls_cmp_row *r = &out->rows[out->n];
+		size_t j = i;
+
+		memset(vals[0], 0, nb * sizeof(double));
+		memset(vals[1], 0, nn * sizeof(double));
+		memset(r, 0, sizeof(*r));
+		r->id = *ent[i].st;
+		r->id.v = 0;
+		for (; j < nent && !strcmp(ent[j].st->key, ent[i].st->key);
+		     j++) {
+			/* a key twice in one run cannot happen after the
+			 * reader merged lock classes; sum it anyway */
+			vals[ent[j].side][ent[j].run] += ent[j].st->v;
+			if (j == i || ent[j - 1].side != ent[j].side ||
+			    ent[j - 1].run != ent[j].run)
+				r->present[ent[j].side]++;
+		}
+		i = j;
+		finish_row(r, vals, runs, threshold_pct);
+		/* nothing to compare, unless it shows a one-sided lock */
+		if (all_zero(vals, runs) &&
+		    (r->presence == LS_CMP_BOTH ||
+		     strcmp(r->id.metric, "contentions")))
+			continue;
+		out->n++;
+	}
+	mark_minor(out);
+	qsort(out->rows, out->n, sizeof(*out->rows), cmp_row);
+	err = 0;
+out:
+	for (size_t i = 0; st && i < nb + nn; i++)
+		ls_stats_free(&st[i]);
+	free(st);
+	free(ent);
+	free(vals[0]);
+	free(vals[1]);
+	if (err)
+		ls_cmp_free(out);
+	return err;
+}
+
+void ls_cmp_free(struct ls_cmp *c)
+{
+	free(c->rows);
+	c->rows = NULL;
+	c->n = c->nchanged = c->nregressed = 0;
+}

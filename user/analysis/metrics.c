@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* metrics.c - flat, robot-style metric names and values of a record. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/metrics.h"
+
+void ls_lock_id(const char *name, unsigned kind, char *buf, size_t len)
+{
+	const char *k = ls_kind_name(kind);
+	size_t kl = strlen(k);
+
+	if (!strncmp(name, k, kl) && name[kl] == '@')
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%s(%s)", name, k);
+	/* keys are one word: "key: value" lines split at the space */
+	for (; *buf; buf++)
+		if (*buf == ' ')
+			*buf = '_';
+}
+
+static struct ls_stat *add(struct ls_stats *st, const char *lock, int kind,
+			   const char *metric, double v)
+{
+	struct ls_stat *s;
+	char id[LS_NAME_MAX + 24];
+
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 64;
+
+		s = realloc(st->v, cap * sizeof(*s));
+		if (!s)
+			return NULL;
+		st->v = s;
+		st->cap = cap;
+	}
+	s = &st->v[st->n++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->lock, sizeof(s->lock), "%s", lock);
+	snprintf(s->metric, sizeof(s->metric), "%s", metric);
+	s->kind = kind;
+	s->v = v;
+	if (kind >= 0) {
+		ls_lock_id(lock, (unsigned)kind, id, sizeof(id));
+		snprintf(s->key, sizeof(s->key), "lockscope.%s.%s", id, metric);
+	} else {
+		snprintf(s->key, sizeof(s->key), "lockscope.%s", metric);
+	}
+	return s;
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* indexes into the metric table of ls_snap_stats() */
+enum { SPIN_TIME = 4, SLEEP_TIME = 5, SPIN_FAILED = 6 };
+
+int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
+{
+	uint64_t cont = 0, total = 0, spin = 0;
+
+	for (size_t i = 0; i < s->nlocks; i++) {
+		const struct ls_rec_lock *l = &s->locks[i];
+		const struct {
+			const char *name;
+			double v;
+		} m[] = {
+			{"contentions", (double)l->contentions},
+			{"wait_time.total.ms", ms(l->total_ns)},
+			{"wait_time.avg.ms",
+			 l->contentions
+				 ? ms(l->total_ns) / (double)l->contentions
+				 : 0.0},
+			{"wait_time.max.ms", ms(l->max_ns)},
+			{"spin_time.total.ms", ms(l->spin_ns)},
+			{"sleep_time.total.ms", ms(l->sleep_ns)},
+			{"spin_failed", (double)l->spin_failed},
+			{"gave_up", (double)l->gave_up},
+			{"peak_waiters", (double)l->peak_waiters},
+		};
+
+		for (size_t j = 0; j < sizeof(m) / sizeof(*m); j++) {
+			/* spinning kinds: spin time is the wait, never sleep */
+			if (LS_KIND_IS_SPINNING(l->kind) &&
+			    (j == SPIN_TIME || j == SLEEP_TIME ||
+			     j == SPIN_FAILED))
+				continue;
+			if (!add(out, l->name, (int)l->kind, m[j].name, m[j].v))
+				return -ENOMEM;
+		}
+		/* function probes: only where they ran */
+		if ((l->slow_ns || l->osq_ns) &&
+		    (!add(out, l->name, (int)l->kind, "slow_path.total.ms",
+			  ms(l->slow_ns)) ||
+		     !add(out, l->name, (int)l->kind, "untraced_spin.total.ms",
+			  ms(l->slow_untraced_ns)) ||
+		     !add(out, l->name, (int)l->kind, "osq_time.total.ms",
+			  ms(l->osq_ns)) ||
+		     !add(out, l->name, (int)l->kind, "osq_bailouts",
+			  (double)l->osq_bailouts)))
+			return -ENOMEM;
+		cont += l->contentions;
+		total += l->total_ns;
+	}
+	if (!add(out, "", -1, "contentions", (double)cont) ||
+	    !add(out, "", -1, "wait_time.total.ms", ms(total)))
+		return -ENOMEM;
+	if (!s->samples)
+		return 0; /* sampler off: no shares */
+	for (unsigned i = 0; i < s->nspin; i++) {
+		char name[96];
+
+		spin += s->spin[i].samples;
+		snprintf(name, sizeof(name), "spin_share.%s", s->spin[i].fn);
+		if (!add(out, "", -1, name,
+			 100.0 * (double)s->spin[i].samples /
+				 (double)s->samples))
+			return -ENOMEM;
+	}
+	if (!add(out, "", -1, "spin_share.total",
+		 100.0 * (double)spin / (double)s->samples))
+		return -ENOMEM;
+	return 0;
+}
+
+void ls_stats_free(struct ls_stats *st)
+{
+	free(st->v);
+	memset(st, 0, sizeof(*st));
+}
+
+const char *ls_fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+	char *p;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s",
+			 isnan(v) ? "nan"
+			 : v > 0  ? "inf"
+				  : "-inf");
+		return buf;
+	}
+	if (v == floor(v) && a < 1e15) {
+		snprintf(buf, len, "%.0f", v);
+		return buf;
+	}
+	/* four significant digits below 1, two decimals above */
+	if (a < 1)
+		snprintf(buf, len, "%.4g", v);
+	else if (a < 1e6)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+	if (strchr(buf, 'e')) /* tiny: plain decimals, never exponents */
+		snprintf(buf, len, "%.9f", v);
+	if (strchr(buf, '.')) {
+		p = buf + strlen(buf) - 1;
+		while (*p == '0')
+			*p-- = '\0';
+		if (*p == '.')
+			*p = '\0';
+	}
+	return buf;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * metrics.h - the flat metrics of a record, named like the kernel test
+ * robot's stats: "lockscope.mutex@genl_rcv_msg.wait_time.avg.ms".
+ *
+ * `record --format lkp` writes them and `compare` compares them, so both
+ * name every number the same way.  Every metric is "lower is better".
+ */
+#ifndef LS_METRICS_H
+#define LS_METRICS_H
+
+#include <stddef.h>
+#include "export/record.h"
+
+#define LS_KEY_MAX 256
+
+struct ls_stat {
+	char key[LS_KEY_MAX];	/* "lockscope.<lock>.<metric>" */
+	char lock[LS_NAME_MAX]; /* lock name; "" for whole-run metrics */
+	int kind;		/* enum ls_kind; -1 for whole-run metrics */
+	char metric[64]; /* "wait_time.avg.ms", "spin_share.osq_lock"... */
+	double v;
+};
+
+struct ls_stats {
+	struct ls_stat *v;
+	size_t n, cap;
+};
+
+/* "mutex@f" when the name starts with its kind, else "name(kind)". */
+void ls_lock_id(const char *name, unsigned kind, char *buf, size_t len);
+/*
+ * Append the metrics of @s to @out: per lock class contentions, wait
+ * total, average and max, spin and sleep time and fallbacks from spinning
+ * to sleep (not for spinlocks and rwlocks, which only spin), give-ups and
+ * peak waiters;
+ * for the run total contentions and wait, and the CPU share spent in each
+ * spin function (when the sampler ran).  0 or -ENOMEM.
+ */
+int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out);
+void ls_stats_free(struct ls_stats *st);
+/* A number as lkp files and tables print it: "12901", "0.2134". */
+const char *ls_fmt_num(char *buf, size_t len, double v);
+
+#endif

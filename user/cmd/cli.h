@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* cli.h - command line: argp, checked numbers, one struct of options. */
+#ifndef LS_CLI_H
+#define LS_CLI_H
+
+#include <stdint.h>
+#include "collect/collector.h"
+#include "model/model.h"
+
+enum ls_cmd {
+	LS_CMD_TOP = 0,
+	LS_CMD_HIST,
+	LS_CMD_DOCTOR,
+	LS_CMD_SERVE,
+	LS_CMD_RECORD,
+	LS_CMD_COMPARE,
+	LS_CMD_NR,
+};
+
+struct ls_opts {
+	enum ls_cmd cmd;
+	struct ls_collector_opts col;
+	double duration; /* seconds; 0: until Ctrl-C or COMMAND ends */
+	double interval; /* seconds between frames */
+	uint32_t nlocks; /* locks shown */
+	uint32_t count;	 /* top: frames before exit; 0: forever */
+	int count_set;
+	int forget_set; /* --forget given */
+	enum ls_sort sort;
+	struct ls_filter filter;
+	char *lock_arg; /* -L as given */
+	int json;	/* hist: JSON instead of text */
+	int batch;	/* top: plain text frames */
+	/* serve */
+	const char *listen;  /* ADDR:PORT (checked) */
+	const char *user;    /* run as this user after start when root */
+	uint32_t max_series; /* locks exported as their own series */
+	int no_cost;	     /* leave BPF run-time stats off */
+	char **argv; /* COMMAND ARGS after "--", NULL-terminated; NULL if none
+		      */
+	int argc;
+	/* record and compare */
+	const char *output; /* record -o FILE */
+	int format;	    /* enum ls_format */
+	int interval_set;   /* -i given */
+	double threshold;   /* compare --threshold, percent */
+	double min_share;   /* compare --min-share, percent */
+	int min_share_set;
+	char **files; /* compare: BASE files (NEW files are argv) */
+	int nfiles;
+	char **all_argv; /* lockscope's own command line */
+	int all_argc;
+};
+
+enum ls_format {
+	LS_FMT_DEFAULT = 0,
+	LS_FMT_TEXT,
+	LS_FMT_JSON,
+	LS_FMT_CSV,
+	LS_FMT_LKP,
+};
+
+/*
+ * Parse argv into @o.  Returns 0 to run, 1 when --help/--usage/--version
+ * printed and the program should exit 0, or -EINVAL after printing one line
+ * "lockscope: failed to parse ...".
+ */
+int ls_cli_parse(int argc, char **argv, struct ls_opts *o);
+/* Checked conversions: 0 or -EINVAL / -ERANGE. */
+int ls_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+int ls_parse_seconds(const char *s, double min, double max, double *out);
+int ls_parse_addr(const char *s, uint64_t *out);
+const char *ls_cmd_name(enum ls_cmd c);
+
+#endif

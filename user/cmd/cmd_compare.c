@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * cmd_compare.c - compare BASE records with NEW records.  Exit status: 0,
+ * 1 when a metric got worse beyond the threshold, 2 on bad input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "cmd/commands.h"
+#include "util/log.h"
+#include "view/compare_table.h"
+
+static int read_side(char *const *files, int n, struct ls_rec *recs)
+{
+	for (int i = 0; i < n; i++) {
+		char why[256], obj[300];
+
+		if (ls_rec_read_file(files[i], &recs[i], why, sizeof(why))) {
+			snprintf(obj, sizeof(obj), "record '%.256s'", files[i]);
+			ls_fail("read", obj, why);
+			if (files[i][0] == '-')
+				ls_hint("options go before --: everything "
+					"after it is a NEW file");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ls_cmd_compare(const struct ls_opts *o)
+{
+	struct ls_rec *recs[2];
+	struct ls_cmp_input in[2];
+	struct ls_cmp cmp;
+	int n[2] = {o->nfiles, o->argc}, rc = 2;
+
+	recs[0] = calloc((size_t)n[0], sizeof(struct ls_rec));
+	recs[1] = calloc((size_t)n[1], sizeof(struct ls_rec));
+	if (!recs[0] || !recs[1]) {
+		ls_fail_errno("read", "records", -12);
+		goto out;
+	}
+	if (read_side(o->files, n[0], recs[0]) ||
+	    read_side(o->argv, n[1], recs[1]))
+		goto out;
+	if (ls_compare(recs[0], (size_t)n[0], recs[1], (size_t)n[1],
+		       o->threshold, o->min_share_set ? o->min_share : 1.0,
+		       &cmp)) {
+		ls_fail("compare", "records", "out of memory");
+		goto out;
+	}
+	in[0] = (struct ls_cmp_input){recs[0], o->files, (size_t)n[0]};
+	in[1] = (struct ls_cmp_input){recs[1], o->argv, (size_t)n[1]};
+	if (o->format == LS_FMT_JSON) {
+		struct json_object *j = ls_cmp_to_json(&cmp, in);
+
+		puts(json_object_to_json_string_ext(
+			j, JSON_C_TO_STRING_PRETTY |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(j);
+	} else if (o->format == LS_FMT_CSV) {
+		ls_cmp_print_csv(stdout, &cmp);
+	} else {
+		ls_cmp_print_text(stdout, &cmp, in);
+	}
+	rc = fflush(stdout) ? 2 : cmp.nregressed ? 1 : 0;
+	ls_cmp_free(&cmp);
+out:
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; recs[s] && i < n[s]; i++)
+			ls_rec_free(&recs[s][i]);
+		free(recs[s]);
+	}
+	return rc;
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* cmd_doctor.c - what works on this kernel, one line of reason per source. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "cmd/commands.h"
+#include "model/kallsyms.h"
+#include "util/caps.h"
+#include "util/log.h"
+#include "cmd/run.h"
+
+static void print_clones(const struct ls_ksyms *ks, const char *base)
+{
+	const struct ls_ksym *found[8];
+	size_t n = ls_ksyms_clones(ks, base, found, 8);
+
+	printf("  %-28s ", base);
+	if (!n)
+		printf("not in kallsyms");
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", i ? ", " : "", found[i]->name);
+	putchar('\n');
+}
+
+int ls_cmd_doctor(const struct ls_opts *o)
+{
+	struct ls_source src[LS_SRC_MAX];
+	struct ls_ksyms ks;
+	struct utsname u;
+	int err, any = 0, data = 0;
+
+	if (ls_caps_check())
+		return 1;
+	ls_install_signals(); /* a signal lets the report finish (< 1 s) */
+	uname(&u);
+	printf("kernel %s %s, %ld CPUs online, running as uid %d\n\n",
+	       u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN),
+	       (int)geteuid());
+	{
+		/* Start for real: load and attach decide "active", not guesses.
+		 */
+		struct ls_collector *c = ls_collector_start(&o->col);
+
+		if (c) {
+			memcpy(src, ls_collector_sources(c), sizeof(src));
+			ls_collector_stop(c);
+		} else {
+			ls_probe_sources(&o->col, src);
+		}
+	}
+	ls_sources_print(stdout, src, LS_SRC_MAX);
+	for (int i = 0; i < LS_SRC_MAX; i++)
+		any |= src[i].available;
+
+	printf("\nkernel BTF: %s\n",
+	       access("/sys/kernel/btf/vmlinux", R_OK)
+		       ? "absent (CO-RE needs /sys/kernel/btf/vmlinux)"
+		       : "/sys/kernel/btf/vmlinux");
+	err = ls_ksyms_load(&ks, o->col.kallsyms);
+	if (err) {
+		ls_fail_errno("read", o->col.kallsyms, err);
+		if (err == -EPERM)
+			ls_hint("addresses are hidden: run as root");
+		return any ? 0 : 1;
+	}
+	for (size_t i = 0; i < ks.n; i++)
+		data += ls_ksym_is_data(&ks.syms[i]);
+	printf("kallsyms: %zu symbols, %d data symbols: static locks %s\n",
+	       ks.n, data,
+	       data > 1000 ? "are named by symbol"
+			   : "cannot be named by symbol (no "
+			     "CONFIG_KALLSYMS_ALL): named <kind>@<caller>");
+	printf("lock text section: %s\n",
+	       ks.lock_text_start ? "found (callers skip it)" : "not found");
+	printf("\nspin functions for the sampler:\n");
+	{
+		size_t n;
+		const char *const *spin = ls_spin_funcs(&n);
+
+		for (size_t i = 0; i < n; i++)
+			print_clones(&ks, spin[i]);
+	}
+	ls_ksyms_free(&ks);
+	return any ? 0 : 1;
+}

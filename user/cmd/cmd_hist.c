@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* cmd_hist.c - trace for a while, then print histograms and spin shares. */
+#include <stdio.h>
+#include <json-c/json.h>
+#include "cmd/commands.h"
+#include "export/json.h"
+#include "util/log.h"
+#include "cmd/run.h"
+#include "view/text.h"
+
+int ls_cmd_hist(const struct ls_opts *o)
+{
+	struct ls_collector *c;
+	struct ls_snapshot snap;
+	struct ls_child child = {0};
+	uint64_t t0;
+	double secs;
+	int err, rc = 0;
+	char srcs[256];
+
+	ls_snap_init(&snap);
+	ls_install_signals();
+	c = ls_collector_start(&o->col);
+	if (!c)
+		return 1;
+	err = ls_collector_read(c, &snap); /* start time */
+	t0 = snap.mono_ns;
+	if (!err && o->argv)
+		err = ls_child_start(&child, o->argv);
+	if (err) {
+		if (!o->argv)
+			ls_fail_errno("read", "BPF maps", err);
+		rc = 1;
+		goto cleanup;
+	}
+	if (!o->argv && !o->duration)
+		fprintf(stderr,
+			"lockscope: tracing lock contention, Ctrl-C to end\n");
+	ls_wait(o->duration ? o->duration : 1e9, &child);
+	ls_child_finish(&child);
+	err = ls_collector_read(c, &snap);
+	if (err) {
+		ls_fail_errno("read", "BPF maps", err);
+		rc = 1;
+		goto cleanup;
+	}
+	secs = (double)(snap.mono_ns - t0) / 1e9;
+	ls_snap_filter(&snap, &o->filter);
+	ls_rows_sort(snap.rows, snap.nrows, o->sort, 0);
+	ls_sources_active(ls_collector_sources(c), LS_SRC_MAX, srcs,
+			  sizeof(srcs));
+	if (o->json) {
+		struct json_object *j =
+			ls_snap_to_json(&snap, o->col.with_addr);
+
+		json_object_object_add(j, "duration_s",
+				       json_object_new_double(secs));
+		json_object_object_add(
+			j, "sources",
+			ls_sources_to_json(ls_collector_sources(c),
+					   LS_SRC_MAX));
+		puts(json_object_to_json_string_ext(j,
+						    JSON_C_TO_STRING_PRETTY));
+		json_object_put(j);
+	} else {
+		ls_print_hist(stdout, &snap, secs, o->nlocks, srcs,
+			      ls_collector_sources(c)[LS_SRC_SAMPLER].active
+				      ? o->col.sample_hz
+				      : 0,
+			      o->col.stack_every);
+	}
+	fflush(stdout);
+	if (child.pid)
+		rc = child.status;
+cleanup:
+	ls_snap_free(&snap);
+	ls_collector_stop(c);
+	return rc;
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * cmd_record.c - record per-lock stats of a run (a benchmark) to a file:
+ * totals, run metadata and, with -i, one snapshot per interval.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <argp.h>
+#include <sys/utsname.h>
+#include "cmd/commands.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "export/record_write.h"
+#include "cmd/run.h"
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static enum ls_rec_format rec_format(int f)
+{
+	return f == LS_FMT_CSV	 ? LS_REC_CSV
+	       : f == LS_FMT_LKP ? LS_REC_LKP
+				 : LS_REC_JSON;
+}
+
+/* One interval: its delta joins the series; @prev moves on to @cur. */
+static int add_interval(struct ls_series *series, struct ls_snapshot *prev,
+			const struct ls_snapshot *cur, uint64_t t0,
+			int with_addr)
+{
+	struct ls_snapshot d;
+	int err;
+
+	ls_snap_init(&d);
+	err = ls_snap_delta(cur, prev, &d);
+	if (!err) {
+		ls_rows_sort(d.rows, d.nrows, LS_SORT_TOTAL, 0);
+		err = ls_series_add(
+			series, &d, (double)(cur->mono_ns - t0) / 1e9,
+			(double)(cur->mono_ns - prev->mono_ns) / 1e9,
+			with_addr);
+	}
+	ls_snap_free(&d);
+	return err ? err : ls_snap_copy(prev, cur);
+}
+
+static int write_record(const struct ls_opts *o, struct ls_out *out,
+			struct ls_rec_meta *m, const struct ls_snapshot *start,
+			const struct ls_snapshot *final,
+			struct ls_series *series, size_t *nlocks)
+{
+	struct ls_snapshot tot;
+	struct json_object *doc;
+	char why[256], obj[300];
+	int err;
+
+	ls_snap_init(&tot);
+	err = ls_snap_delta(final, start, &tot);
+	if (!err)
+		err = ls_series_finish(series, final, &o->filter);
+	if (err) {
+		ls_snap_free(&tot);
+		ls_out_abort(out);
+		ls_fail_errno("build", "the record", err);
+		return err;
+	}
+	ls_snap_filter(&tot, &o->filter);
+	ls_rows_sort(tot.rows, tot.nrows, LS_SORT_TOTAL, 0);
+	*nlocks = tot.nrows;
+	doc = ls_record_json(m, &tot, series);
+	ls_snap_free(&tot);
+	err = ls_record_print(out->f, doc, rec_format(o->format), why,
+			      sizeof(why));
+	json_object_put(doc);
+	if (err) {
+		snprintf(obj, sizeof(obj), "file '%.256s'", o->output);
+		ls_out_abort(out);
+		if (err == -EINVAL)
+			ls_fail("write", obj, why);
+		else
+			ls_fail_errno("write", obj, err);
+		return err;
+	}
+	return ls_out_commit(out);
+}
+
+int ls_cmd_record(const struct ls_opts *o)
+{
+	struct ls_snapshot start, prev, cur;
+	const struct ls_snapshot *final = &start;
+	struct ls_child child = {0};
+	struct ls_series series;
+	struct ls_collector *c;
+	struct ls_rec_meta m = {0};
+	struct utsname un;
+	struct ls_out out;
+	double t_start;
+	size_t nlocks = 0;
+	int err, rc = 0;
+
+	ls_snap_init(&start);
+	ls_snap_init(&prev);
+	ls_snap_init(&cur);
+	ls_series_init(&series);
+	ls_install_signals();
+	/* a bad path fails now, not after the benchmark */
+	if (ls_out_open(&out, o->output))
+		return 1;
+	c = ls_collector_start(&o->col);
+	if (!c) {
+		ls_out_abort(&out);
+		return 1;
+	}
+	m.started = time(NULL);
+	err = ls_collector_read(c, &start);
+	t_start = mono_s();
+	if (!err)
+		err = ls_snap_copy(&prev, &start);
+	if (err) {
+		ls_fail_errno("read", "BPF maps", err);
+		rc = 1;
+		goto out_abort;
+	}
+	if (o->argv) {
+		err = ls_child_start(&child, o->argv);
+		if (err) {
+			rc = err == -ENOENT ? 127 : 126;
+			goto out_abort;
+		}
+	}
+	if (!o->argv && !o->duration)
+		fprintf(stderr, "lockscope: recording lock contention, Ctrl-C "
+				"to end\n");
+	for (unsigned long k = 1;; k++) {
+		double now = mono_s() - t_start;
+		double end = o->duration ? o->duration : 1e9;
+		int last;
+
+		if (now >= end)
+			break;
+		/* intervals end on a grid from the start, so the time spent
+		 * reading counters does not push later intervals back */
+		if (o->interval_set && k * o->interval < end)
+			end = k * o->interval;
+		last = ls_wait(end > now ? end - now : 0, &child);
+		err = ls_collector_read(c, &cur);
+		if (err) {
+			/* keep what the last good read had */
+			ls_fail_errno("read", "BPF maps", err);
+			rc = 1;
+			break;
+		}
+		final = &cur;
+		if (o->interval_set) {
+			ls_collector_next_epoch(c);
+			err = add_interval(&series, &prev, &cur, start.mono_ns,
+					   o->col.with_addr);
+			if (err) {
+				ls_fail_errno("keep", "the time series", err);
+				rc = 1;
+				break;
+			}
+		}
+		if (last)
+			break;
+	}
+	if (rc && o->interval_set)
+		final = &prev;
+	m.interrupted = !!ls_stop;
+	ls_child_finish(&child);
+
+	m.version = argp_program_version;
+	uname(&un);
+	m.kernel_release = un.release;
+	m.kernel_version = un.version;
+	m.machine = un.machine;
+	m.cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	m.ls_argv = o->all_argv;
+	m.ls_argc = o->all_argc;
+	m.argv = o->argv;
+	m.argc = o->argc;
+	m.exit_status = child.status;
+	m.duration_s = (double)(final->mono_ns - start.mono_ns) / 1e9;
+	m.interval_s = o->interval_set ? o->interval : 0;
+	m.src = ls_collector_sources(c);
+	m.nsrc = LS_SRC_MAX;
+	m.col = &o->col;
+	m.filter = &o->filter;
+	if (write_record(o, &out, &m, &start, final, &series, &nlocks))
+		rc = 1;
+	else if (strcmp(o->output, "-"))
+		fprintf(stderr,
+			"lockscope: recorded %zu locks in %.1fs%s to %s\n",
+			nlocks, m.duration_s,
+			m.interrupted ? " (interrupted)" : "", o->output);
+	if (!rc && child.pid)
+		rc = child.status;
+	goto out;
+out_abort:
+	ls_out_abort(&out);
+out:
+	ls_series_free(&series);
+	ls_snap_free(&start);
+	ls_snap_free(&prev);
+	ls_snap_free(&cur);
+	ls_collector_stop(c);
+	return rc;
+}

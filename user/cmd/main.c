@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* main.c - parse the command line and run one command. */
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+
+int main(int argc, char **argv)
+{
+	struct ls_opts o;
+	int err = ls_cli_parse(argc, argv, &o);
+
+	if (err < 0)
+		return 2;
+	if (err > 0)
+		return 0;
+	switch (o.cmd) {
+	case LS_CMD_DOCTOR:
+		return ls_cmd_doctor(&o);
+	case LS_CMD_HIST:
+		return ls_cmd_hist(&o);
+	case LS_CMD_SERVE:
+		return ls_cmd_serve(&o);
+	case LS_CMD_RECORD:
+		return ls_cmd_record(&o);
+	case LS_CMD_COMPARE:
+		return ls_cmd_compare(&o);
+	default:
+		return ls_cmd_top(&o);
+	}
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * collector.h - the only part of lockscope that talks to libbpf.
+ *
+ * Lifecycle: ls_collector_start() probes features, opens the skeleton,
+ * configures it (rodata, map sizes, autoload), loads and attaches each
+ * source on its own; ls_collector_read() fills a model snapshot with batch
+ * lookups; ls_collector_stop() detaches and frees everything.
+ */
+#ifndef LS_COLLECTOR_H
+#define LS_COLLECTOR_H
+
+#include <stdint.h>
+#include "model/kallsyms.h"
+#include "model/model.h"
+#include "model/sources.h"
+
+struct ls_collector_opts {
+	uint32_t tgid;	      /* 0: all processes */
+	uint32_t stack_every; /* caller stack every Nth contention; 0: never */
+	uint32_t max_locks, max_tasks, max_callers, max_stacks;
+	unsigned sample_hz;	       /* cpu-clock sampler frequency; 0: off */
+	int no_tracepoints;	       /* leave the tracepoint source off */
+	enum ls_probe_mode probe_mode; /* function probes: --source */
+	int run_stats;	  /* enable BPF run-time stats (fd-scoped) */
+	int read_waiting; /* list the tasks waiting now in each snapshot */
+	uint32_t forget;  /* drop locks idle this many epochs; 0: keep all */
+#define LS_DEF_FORGET 60  /* top's default */
+	int with_addr;	  /* put raw addresses in lock names */
+	int verbose;	  /* libbpf debug output */
+	const char *kallsyms; /* path, default /proc/kallsyms */
+};
+
+/* Names of the functions whose samples count as spinning. */
+const char *const *ls_spin_funcs(size_t *n);
+
+static inline void ls_collector_opts_default(struct ls_collector_opts *o)
+{
+	*o = (struct ls_collector_opts){
+		.stack_every = LS_DEF_STACK_EVERY,
+		.max_locks = LS_DEF_MAX_LOCKS,
+		.max_tasks = LS_DEF_MAX_TASKS,
+		.max_callers = LS_DEF_MAX_CALLERS,
+		.max_stacks = LS_DEF_MAX_STACKS,
+		.sample_hz = 99,
+		.kallsyms = "/proc/kallsyms",
+	};
+}
+
+struct ls_collector; /* opaque */
+
+/* Probe only: fill @src (LS_SRC_MAX entries) without loading anything. */
+void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src);
+
+/* Start collecting; NULL on failure (message printed). */
+struct ls_collector *ls_collector_start(const struct ls_collector_opts *o);
+/* Fill @snap with everything since start; 0 or -errno. */
+int ls_collector_read(struct ls_collector *c, struct ls_snapshot *snap);
+/*
+ * Who holds the lock @key now, read from its owner word (mutex, rwsem,
+ * rt_mutex) by a BPF program run on demand, loaded on first use.  Always
+ * fills @o; state LS_OWNER_UNKNOWN with o->why when it cannot tell.
+ */
+void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
+			struct ls_owner *o);
+/* Start a new interval for peak waiters. */
+void ls_collector_next_epoch(struct ls_collector *c);
+const struct ls_source *ls_collector_sources(const struct ls_collector *c);
+const struct ls_ksyms *ls_collector_ksyms(const struct ls_collector *c);
+void ls_collector_stop(struct ls_collector *c);
+/* Any source active? */
+int ls_collector_active(const struct ls_collector *c);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* collector_int.h - shared by the collector's files; nothing else includes it.
+ */
+#ifndef LS_COLLECTOR_INT_H
+#define LS_COLLECTOR_INT_H
+
+#include <bpf/libbpf.h>
+#include "collect/collector.h"
+#include "lockscope.skel.h"
+
+#define LS_MAX_CLONES 8
+
+enum ls_mech { LS_MECH_NONE = 0, LS_MECH_FENTRY, LS_MECH_KPROBE };
+
+/* How one function-probe target is (to be) attached. */
+struct ls_tgt_plan {
+	enum ls_mech mech;
+	unsigned nsyms;
+	uint64_t addr[LS_MAX_CLONES]; /* every clone, from kallsyms */
+	int in_btf; /* the plain name is a BTF function (fentry possible) */
+	struct bpf_link *links[2 * LS_MAX_CLONES];
+	unsigned nlinks;
+};
+
+struct ls_collector {
+	struct ls_collector_opts o;
+	struct lockscope_bpf *skel;
+	struct ls_ksyms ks;
+	int have_ks;
+	struct ls_source src[LS_SRC_MAX];
+	struct ls_tgt_plan tgt[LS_TGT_MAX];
+	struct bpf_link *tp_links[2];
+	struct bpf_link **perf_links;
+	int ncpus_possible, ncpus_online;
+	int stats_fd;
+	unsigned nfuncs;
+	char func_name[LS_MAX_SPIN_RANGES][48];
+	const char **stack_caller; /* stack id -> caller, resolved once */
+	uint64_t *pcpu;		   /* scratch for per-CPU values */
+	void *keys, *vals;	   /* batch scratch */
+	uint64_t epoch;
+	struct owner_bpf
+		*owner; /* owner reader (owner.bpf.c), loaded on first use */
+	int owner_err;	/* its load error (negative errno), once failed */
+	/* forgetting idle locks: rows marked in this read, keys to delete */
+	uint8_t *idle;
+	size_t idle_cap;
+	struct ls_lock_key *gone_locks;
+	struct ls_caller_key *gone_callers;
+	size_t ngone_locks, ngone_callers, gone_locks_cap, gone_callers_cap;
+	uint64_t forgotten;
+	/* spin_callers as last read, and the spin sample count then */
+	struct ls_spin_caller *spin_cache;
+	size_t nspin_cache, spin_cache_cap;
+	uint64_t spin_seen;
+	int spin_dirty, spin_cache_ok;
+};
+
+/* Function probes (fprobes.c). */
+void ls_probes_plan(const struct ls_collector_opts *o,
+		    const struct ls_ksyms *ks, struct ls_source *src,
+		    struct ls_tgt_plan *tgt);
+void ls_probes_configure(struct ls_collector *c);
+/* After a failed load: move fentry targets to kprobe (or none); 1 = retry. */
+int ls_probes_degrade(struct ls_collector *c, int err);
+void ls_probes_attach(struct ls_collector *c);
+void ls_probes_detach(struct ls_collector *c);
+void ls_probes_detach_one(struct ls_tgt_plan *p);
+
+#endif

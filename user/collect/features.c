@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* features.c - feature probes, run once at start; each explains itself. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "collect/collector.h"
+#include "collect/features.h"
+
+static const char *why_errno(int err)
+{
+	switch (err) {
+	case EPERM:
+		return "EPERM, the kernel refuses it (lockdown, LSM or missing "
+		       "CAP_BPF/CAP_PERFMON)";
+	case EACCES:
+		return "EACCES: not permitted (perf_event_paranoid or missing "
+		       "capability)";
+	case ENOENT:
+		return "ENOENT: not found in this kernel";
+	case ESRCH:
+		return "ESRCH: target function not found";
+	case EINVAL:
+		return "EINVAL: not supported by this kernel";
+	case ENOTSUP:
+		return "ENOTSUP: not supported by this kernel";
+	default:
+		return strerror(err);
+	}
+}
+
+int ls_probe_tp_btf(struct ls_source *s)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id, err;
+
+	snprintf(s->name, sizeof(s->name), "tracepoints");
+	if (!btf) {
+		err = errno;
+		snprintf(s->reason, sizeof(s->reason),
+			 "kernel BTF unreadable (%s): tp_btf impossible, "
+			 "raw_tp fallback",
+			 strerror(err));
+		return -err;
+	}
+	id = btf__find_by_name_kind(btf, "btf_trace_contention_begin",
+				    BTF_KIND_TYPEDEF);
+	btf__free(btf);
+	if (id < 0) {
+		snprintf(s->reason, sizeof(s->reason),
+			 "kernel has no lock:contention_begin tracepoint (it "
+			 "appeared in 5.19)");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Load a trivial fentry program on @func: the kernel's verdict on fentry. */
+int ls_probe_fentry(const char *func, char *why, size_t len)
+{
+	struct bpf_insn insns[] = {
+		{.code = 0xb7, .dst_reg = 0, .imm = 0}, /* r0 = 0 */
+		{.code = 0x95},				/* exit */
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id, fd, err;
+
+	if (!btf) {
+		snprintf(why, len, "kernel BTF unreadable: fentry needs it");
+		return -ENOENT;
+	}
+	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+	btf__free(btf);
+	if (id < 0) {
+		snprintf(why, len, "%s not in BTF", func);
+		return -ENOENT;
+	}
+	opts.expected_attach_type = BPF_TRACE_FENTRY;
+	opts.attach_btf_id = (__u32)id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "ls_probe", "GPL", insns, 2,
+			   &opts);
+	if (fd < 0) {
+		err = errno;
+		snprintf(why, len, "%s", why_errno(err));
+		return -err;
+	}
+	close(fd);
+	snprintf(why, len, "fentry on %s loads", func);
+	return 0;
+}
+
+int ls_probe_kprobe(char *why, size_t len)
+{
+	if (access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0) {
+		snprintf(why, len, "kprobe PMU present");
+		return 0;
+	}
+	snprintf(why, len,
+		 "no kprobe PMU: kernel built without CONFIG_KPROBES");
+	return -ENOENT;
+}
+
+int ls_perf_open_cpu_clock(int cpu, unsigned hz)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+		.freq = 1,
+		.sample_freq = hz,
+	};
+
+	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+int ls_probe_sampler(unsigned hz, char *why, size_t len)
+{
+	int fd = ls_perf_open_cpu_clock(0, hz ? hz : 99), err;
+
+	if (fd < 0) {
+		err = errno;
+		snprintf(why, len, "perf_event_open(cpu-clock) failed: %s",
+			 why_errno(err));
+		return -err;
+	}
+	close(fd);
+	snprintf(why, len, "cpu-clock perf events open");
+	return 0;
+}
+
+const char *ls_probe_why(int err)
+{
+	return why_errno(err < 0 ? -err : err);
+}

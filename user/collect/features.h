@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* features.h - one-shot kernel feature probes (collector-internal). */
+#ifndef LS_PROBE_H
+#define LS_PROBE_H
+
+#include <stddef.h>
+#include "model/sources.h"
+
+int ls_probe_tp_btf(struct ls_source *s);
+int ls_probe_fentry(const char *func, char *why, size_t len);
+int ls_probe_kprobe(char *why, size_t len);
+int ls_probe_sampler(unsigned hz, char *why, size_t len);
+int ls_perf_open_cpu_clock(int cpu, unsigned hz);
+/* errno explained in words */
+const char *ls_probe_why(int err);
+
+#endif

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* json.c - snapshots as JSON (json-c): hist --json and the lock rows of
+ * record files. */
+#include <stdio.h>
+#include "export/json.h"
+
+static void add_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *hist_json(const __u64 *h)
+{
+	struct json_object *a = json_object_new_array();
+	int last = -1;
+
+	for (int i = 0; i < LS_HIST_SLOTS; i++)
+		if (h[i])
+			last = i;
+	for (int i = 0; i <= last; i++)
+		json_object_array_add(a, json_object_new_uint64(h[i]));
+	return a;
+}
+
+struct json_object *ls_row_to_json(const struct ls_row *r, int with_addr)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *callers = json_object_new_array();
+	const struct ls_lock_stats *st = &r->st;
+
+	json_object_object_add(o, "name", json_object_new_string(r->name));
+	json_object_object_add(
+		o, "kind", json_object_new_string(ls_kind_name(r->key.kind)));
+	if (with_addr) {
+		char a[24];
+
+		snprintf(a, sizeof(a), "%llx", (unsigned long long)r->key.addr);
+		json_object_object_add(o, "addr", json_object_new_string(a));
+	}
+	add_u64(o, "contentions", st->contentions);
+	add_u64(o, "total_ns", st->total_ns);
+	add_u64(o, "spin_ns", st->spin_ns);
+	add_u64(o, "sleep_ns", st->sleep_ns);
+	add_u64(o, "min_ns", ls_row_min_ns(r));
+	add_u64(o, "max_ns", st->max_ns);
+	add_u64(o, "avg_ns", ls_row_avg_ns(r));
+	add_u64(o, "spin_won", st->spin_won);
+	add_u64(o, "spin_failed", st->spin_failed);
+	add_u64(o, "gave_up", st->gave_up);
+	add_u64(o, "begins", st->begins);
+	json_object_object_add(o, "waiters",
+			       json_object_new_int64(st->waiters));
+	add_u64(o, "peak_waiters", st->peak_waiters_all);
+	add_u64(o, "peak_waiters_interval", st->peak_waiters);
+	add_u64(o, "osq_ns", st->osq_ns);
+	add_u64(o, "osq_calls", st->osq_calls);
+	add_u64(o, "osq_bailouts", st->osq_bailouts);
+	add_u64(o, "osq_peak_spinners", st->osq_peak);
+	add_u64(o, "slow_path_ns", st->slow_ns);
+	add_u64(o, "slow_path_calls", st->slow_calls);
+	add_u64(o, "slow_path_untraced_ns", st->slow_untraced_ns);
+	json_object_object_add(o, "hist_log2_ns", hist_json(st->hist));
+	json_object_object_add(o, "hist_spin_log2_ns",
+			       hist_json(st->hist_spin));
+	json_object_object_add(o, "hist_sleep_log2_ns",
+			       hist_json(st->hist_sleep));
+	add_u64(o, "caller_samples", r->caller_samples);
+	for (unsigned i = 0; i < r->ncallers; i++) {
+		struct json_object *c = json_object_new_object();
+
+		json_object_object_add(
+			c, "function",
+			json_object_new_string(r->callers[i].fn));
+		add_u64(c, "samples", r->callers[i].samples);
+		json_object_array_add(callers, c);
+	}
+	json_object_object_add(o, "callers", callers);
+	return o;
+}
+
+struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *ctr = json_object_new_object();
+	struct json_object *loss = json_object_new_object();
+	struct json_object *samp = json_object_new_object();
+	struct json_object *funcs = json_object_new_array();
+	struct json_object *locks = json_object_new_array();
+	struct json_object *cost = json_object_new_array();
+	uint64_t all = 0;
+
+	for (unsigned i = 0; i < LS_CTR_MAX; i++)
+		add_u64(ctr, ls_ctr_name(i), s->ctr[i]);
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
+		add_u64(loss, ls_loss_name(i), s->loss[i]);
+	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++)
+		all += s->func_samples[i];
+	add_u64(samp, "samples", all);
+	add_u64(samp, "user", s->func_samples[LS_SPIN_FUNC_USER]);
+	add_u64(samp, "kernel_other", s->func_samples[LS_SPIN_FUNC_OTHER]);
+	add_u64(samp, "cpus", s->ncpus);
+	for (unsigned i = 0; i < s->nfuncs; i++) {
+		struct json_object *f = json_object_new_object();
+		struct json_object *callers = json_object_new_array();
+
+		json_object_object_add(f, "function",
+				       json_object_new_string(s->func_name[i]));
+		add_u64(f, "samples", s->func_samples[i]);
+		json_object_object_add(
+			f, "share_pct",
+			json_object_new_double(
+				all ? 100.0 * (double)s->func_samples[i] /
+						(double)all
+				    : 0.0));
+		for (size_t j = 0; j < s->nspin_callers; j++) {
+			struct json_object *c;
+
+			if (s->spin_callers[j].func != i)
+				continue;
+			c = json_object_new_object();
+			json_object_object_add(
+				c, "function",
+				json_object_new_string(s->spin_callers[j].fn));
+			add_u64(c, "samples", s->spin_callers[j].samples);
+			json_object_array_add(callers, c);
+		}
+		json_object_object_add(f, "callers", callers);
+		json_object_array_add(funcs, f);
+	}
+	json_object_object_add(samp, "spin_functions", funcs);
+	for (size_t i = 0; i < s->nrows; i++)
+		json_object_array_add(locks,
+				      ls_row_to_json(&s->rows[i], with_addr));
+	for (unsigned i = 0; i < s->nprogs; i++) {
+		struct json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "program",
+				       json_object_new_string(s->prog[i].name));
+		add_u64(p, "run_cnt", s->prog[i].run_cnt);
+		add_u64(p, "run_time_ns", s->prog[i].run_ns);
+		add_u64(p, "recursion_misses", s->prog[i].misses);
+		json_object_array_add(cost, p);
+	}
+	json_object_object_add(o, "counters", ctr);
+	json_object_object_add(o, "losses", loss);
+	json_object_object_add(o, "sampler", samp);
+	json_object_object_add(o, "cost", cost);
+	json_object_object_add(o, "locks", locks);
+	return o;
+}
+
+struct json_object *ls_sources_to_json(const struct ls_source *src, unsigned n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "source",
+				       json_object_new_string(src[i].name));
+		json_object_object_add(o, "mechanism",
+				       json_object_new_string(src[i].mech));
+		json_object_object_add(
+			o, "available",
+			json_object_new_boolean(src[i].available));
+		json_object_object_add(o, "active",
+				       json_object_new_boolean(src[i].active));
+		json_object_object_add(o, "reason",
+				       json_object_new_string(src[i].reason));
+		json_object_array_add(a, o);
+	}
+	return a;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* json.h - snapshots as JSON (json-c). */
+#ifndef LS_EXPORT_JSON_H
+#define LS_EXPORT_JSON_H
+
+#include <json-c/json.h>
+#include "model/model.h"
+#include "model/sources.h"
+
+/* One lock row as a JSON object (name, kind, stats, histograms, callers). */
+struct json_object *ls_row_to_json(const struct ls_row *r, int with_addr);
+/* counters, losses, sampler and every row of @s. */
+struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr);
+/* The sources table. */
+struct json_object *ls_sources_to_json(const struct ls_source *src, unsigned n);
+
+#endif

@@ -1,0 +1,1001 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* prom.c - Prometheus text and OpenMetrics exposition of snapshots. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "export/prom.h"
+#include "model/hist.h"
+
+/*
+ * Histogram buckets: every second boundary of the log2 slots, 2^8 ns
+ * (256 ns) to 2^30 ns (1.07 s), then +Inf.  Cumulative counts at any subset
+ * of the slot boundaries are exact; one slot in two keeps 13 series per
+ * lock instead of 33.  Slot i holds [2^i, 2^(i+1)) ns, so the bucket
+ * le=2^k ns counts waits below 2^k ns (a wait of exactly 2^k ns, an integer
+ * number of ns, falls in the next bucket).
+ */
+#define BUCKET_FIRST 8
+#define BUCKET_STEP 2
+
+void ls_prom_init(struct ls_prom *p, unsigned max_series, int with_addr,
+		  double interval_s)
+{
+	memset(p, 0, sizeof(*p));
+	p->max_series = max_series;
+	p->with_addr = with_addr;
+	if (interval_s <= 0)
+		interval_s = 1;
+	p->decay = pow(0.5, interval_s / LS_PROM_HALF_LIFE_S);
+	p->min_age = (uint64_t)ceil(LS_PROM_MIN_AGE_S / interval_s);
+	for (unsigned k = 0; k < LS_KIND_MAX; k++) {
+		struct ls_prom_series *o = &p->other[k];
+
+		snprintf(o->lock, sizeof(o->lock), "other");
+		snprintf(o->kind, sizeof(o->kind), "%s", ls_kind_name(k));
+		snprintf(o->caller, sizeof(o->caller), "other");
+	}
+}
+
+void ls_prom_free(struct ls_prom *p)
+{
+	for (size_t i = 0; i < p->nslots; i++)
+		free(p->slots[i].base);
+	free(p->series);
+	free(p->slots);
+	memset(p, 0, sizeof(*p));
+}
+
+uint64_t ls_prom_interval_peak(const struct ls_row *r, uint64_t epoch)
+{
+	/* No waiter arrived during the interval: the peak is who was
+	 * already waiting, still waiting now. */
+	if (r->st.peak_epoch == epoch)
+		return r->st.peak_waiters;
+	return r->st.waiters > 0 ? (uint64_t)r->st.waiters : 0;
+}
+
+static int cmp_slot(const void *a, const void *b)
+{
+	return ls_key_cmp(&((const struct ls_prom_slot *)a)->key,
+			  &((const struct ls_prom_slot *)b)->key);
+}
+
+/* Slot of @key among the first @n (sorted) slots, or NULL. */
+static struct ls_prom_slot *find_slot(const struct ls_prom *p, size_t n,
+				      const struct ls_lock_key *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = ls_key_cmp(&p->slots[mid].key, key);
+
+		if (!c)
+			return &p->slots[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const char *row_caller(const struct ls_row *r)
+{
+	return r->ncallers ? r->callers[0].fn : "unknown";
+}
+
+static unsigned row_kind(const struct ls_row *r)
+{
+	return r->key.kind < LS_KIND_MAX ? r->key.kind : 0;
+}
+
+/* A row is named well enough to freeze its labels: it has a caller, or a
+ * name of its own (symbol, known lock), or it waited long enough. */
+static int row_ready(const struct ls_row *r, uint32_t rounds)
+{
+	return r->ncallers || !strstr(r->name, "@?") ||
+	       rounds + 1 >= LS_PROM_PENDING_ROUNDS;
+}
+
+static void counts_of(const struct ls_row *r, struct ls_prom_counts *c)
+{
+	c->contentions = r->st.contentions;
+	c->total_ns = r->st.total_ns;
+	c->spin_ns = r->st.spin_ns;
+	c->sleep_ns = r->st.sleep_ns;
+	c->spin_won = r->st.spin_won;
+	c->spin_failed = r->st.spin_failed;
+	c->gave_up = r->st.gave_up;
+	c->osq_ns = r->st.osq_ns;
+	c->osq_calls = r->st.osq_calls;
+	c->osq_bailouts = r->st.osq_bailouts;
+	c->slow_ns = r->st.slow_ns;
+	c->slow_calls = r->st.slow_calls;
+	memcpy(c->hist, r->st.hist, sizeof(c->hist));
+}
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* @out += @cur - @base (@base NULL: zero). */
+static void counts_add(struct ls_prom_counts *out,
+		       const struct ls_prom_counts *cur,
+		       const struct ls_prom_counts *base)
+{
+	static const struct ls_prom_counts zero;
+
+	if (!base)
+		base = &zero;
+	out->contentions += sub(cur->contentions, base->contentions);
+	out->total_ns += sub(cur->total_ns, base->total_ns);
+	out->spin_ns += sub(cur->spin_ns, base->spin_ns);
+	out->sleep_ns += sub(cur->sleep_ns, base->sleep_ns);
+	out->spin_won += sub(cur->spin_won, base->spin_won);
+	out->spin_failed += sub(cur->spin_failed, base->spin_failed);
+	out->gave_up += sub(cur->gave_up, base->gave_up);
+	out->osq_ns += sub(cur->osq_ns, base->osq_ns);
+	out->osq_calls += sub(cur->osq_calls, base->osq_calls);
+	out->osq_bailouts += sub(cur->osq_bailouts, base->osq_bailouts);
+	out->slow_ns += sub(cur->slow_ns, base->slow_ns);
+	out->slow_calls += sub(cur->slow_calls, base->slow_calls);
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
+		out->hist[i] += sub(cur->hist[i], base->hist[i]);
+}
+
+/* From now on only @r's increments count where it goes next. */
+static int rebase(struct ls_prom_slot *sl, const struct ls_row *r)
+{
+	if (!sl->base) {
+		sl->base = malloc(sizeof(*sl->base));
+		if (!sl->base)
+			return -ENOMEM;
+	}
+	counts_of(r, sl->base);
+	return 0;
+}
+
+/* Own series of @r's label set, existing or new; -1 when none is free. */
+static int32_t series_for(struct ls_prom *p, const struct ls_row *r)
+{
+	const char *kind = ls_kind_name(r->key.kind);
+	const char *caller = row_caller(r);
+	struct ls_prom_series *s;
+	int32_t free_idx = -1;
+
+	for (size_t i = 0; i < p->max_series; i++) {
+		s = &p->series[i];
+		if (!s->used) {
+			if (free_idx < 0)
+				free_idx = (int32_t)i;
+			continue;
+		}
+		if (!strcmp(s->lock, r->name) && !strcmp(s->kind, kind) &&
+		    !strcmp(s->caller, caller) &&
+		    (!p->with_addr || s->addr == r->key.addr))
+			return (int32_t)i;
+	}
+	if (free_idx < 0)
+		return -1;
+	s = &p->series[free_idx];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->lock, sizeof(s->lock), "%s", r->name);
+	snprintf(s->kind, sizeof(s->kind), "%s", kind);
+	snprintf(s->caller, sizeof(s->caller), "%s", caller);
+	s->addr = p->with_addr ? r->key.addr : 0;
+	s->used = 1;
+	s->born = p->round;
+	p->nseries++;
+	return free_idx;
+}
+
+static int cmp_cand(const void *a, const void *b, void *arg)
+{
+	const struct ls_snapshot *s = arg;
+	const struct ls_row *x = &s->rows[*(const size_t *)a];
+	const struct ls_row *y = &s->rows[*(const size_t *)b];
+
+	if (x->st.total_ns != y->st.total_ns)
+		return x->st.total_ns > y->st.total_ns ? -1 : 1;
+	return ls_key_cmp(&x->key, &y->key);
+}
+
+/* Give new (and pending) locks a place: own series while any is free, the
+ * largest total wait first, else "other".  Returns 0 or -ENOMEM. */
+static int admit(struct ls_prom *p, const struct ls_snapshot *s, size_t nsorted)
+{
+	size_t ncand = 0, *cand;
+
+	cand = malloc((s->nrows ? s->nrows : 1) * sizeof(*cand));
+	if (!cand)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nrows; i++) {
+		struct ls_prom_slot *sl =
+			find_slot(p, nsorted, &s->rows[i].key);
+
+		if (!sl || sl->series == LS_PROM_PENDING)
+			cand[ncand++] = i;
+	}
+	if (ncand > 1)
+		qsort_r(cand, ncand, sizeof(*cand), cmp_cand, (void *)s);
+	for (size_t c = 0; c < ncand; c++) {
+		const struct ls_row *r = &s->rows[cand[c]];
+		struct ls_prom_slot *sl = find_slot(p, nsorted, &r->key);
+		int32_t idx;
+
+		if (!sl) {
+			sl = &p->slots[p->nslots++];
+			memset(sl, 0, sizeof(*sl));
+			sl->key = r->key;
+			sl->series = LS_PROM_PENDING;
+		}
+		if (!row_ready(r, sl->rounds)) {
+			sl->rounds++;
+			continue;
+		}
+		/* Everything it did so far goes with it: nobody counted it. */
+		idx = p->max_series ? series_for(p, r) : -1;
+		sl->series = idx >= 0 ? idx : LS_PROM_OTHER;
+	}
+	free(cand);
+	if (p->nslots > nsorted)
+		qsort(p->slots, p->nslots, sizeof(*p->slots), cmp_slot);
+	return 0;
+}
+
+/* Move the strongest lock of "other" into an own series: a free one, or
+ * the place of the weakest series old enough to give way when the lock
+ * waited more than twice as long recently.  Returns 1 when something
+ * moved, 0 when not, or -ENOMEM. */
+static int swap_one(struct ls_prom *p, const struct ls_snapshot *s)
+{
+	const struct ls_row *best = NULL;
+	struct ls_prom_slot *best_sl = NULL;
+	struct ls_prom_series *weak = NULL;
+	int32_t weak_idx = -1, idx;
+
+	for (size_t i = 0; i < p->max_series; i++)
+		p->series[i].score = 0;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct ls_row *r = &s->rows[i];
+		struct ls_prom_slot *sl = find_slot(p, p->nslots, &r->key);
+
+		if (!sl || sl->series == LS_PROM_PENDING)
+			continue;
+		if (sl->series >= 0) {
+			p->series[sl->series].score += sl->score;
+		} else if (!best || sl->score > best_sl->score) {
+			best = r;
+			best_sl = sl;
+		}
+	}
+	if (!best || best_sl->score <= 0)
+		return 0;
+	if (p->nseries < p->max_series)
+		goto promote; /* a series is free */
+	for (size_t i = 0; i < p->max_series; i++) {
+		struct ls_prom_series *c = &p->series[i];
+
+		if (!c->used || p->round < c->born + p->min_age)
+			continue;
+		if (!weak || c->score < weak->score) {
+			weak = c;
+			weak_idx = (int32_t)i;
+		}
+	}
+	if (!weak || best_sl->score <= 2 * weak->score)
+		return 0;
+	/* Demote: the weak series' locks count in "other" from now on. */
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct ls_row *r = &s->rows[i];
+		struct ls_prom_slot *sl = find_slot(p, p->nslots, &r->key);
+
+		if (!sl || sl->series != weak_idx)
+			continue;
+		if (rebase(sl, r))
+			return -ENOMEM;
+		sl->series = LS_PROM_OTHER;
+	}
+	weak->used = 0;
+	p->nseries--;
+	p->demoted++;
+promote:
+	/* Promote: what it did in "other" stays there. */
+	{
+		struct ls_prom_counts cur;
+
+		counts_of(best, &cur);
+		counts_add(&p->other[row_kind(best)].frozen, &cur,
+			   best_sl->base);
+	}
+	if (rebase(best_sl, best))
+		return -ENOMEM;
+	idx = series_for(p, best);
+	best_sl->series = idx >= 0 ? idx : LS_PROM_OTHER;
+	p->promoted++;
+	return 1;
+}
+
+static void add_row(struct ls_prom_series *s, const struct ls_row *r,
+		    const struct ls_prom_slot *sl, uint64_t epoch)
+{
+	uint64_t peak = ls_prom_interval_peak(r, epoch);
+	struct ls_prom_counts cur;
+
+	counts_of(r, &cur);
+	counts_add(&s->c, &cur, sl->base);
+	s->nlocks++;
+	s->waiters += r->st.waiters > 0 ? (uint64_t)r->st.waiters : 0;
+	if (peak > s->peak_waiters)
+		s->peak_waiters = peak;
+}
+
+static void clear_sums(struct ls_prom_series *s)
+{
+	s->c = s->frozen;
+	s->nlocks = 0;
+	s->waiters = s->peak_waiters = 0;
+}
+
+int ls_prom_update(struct ls_prom *p, const struct ls_snapshot *s)
+{
+	size_t nsorted = p->nslots;
+	int err;
+
+	/* Room for every row as a new slot. */
+	if (p->nslots + s->nrows > p->slots_cap) {
+		size_t cap = p->nslots + s->nrows + 64;
+		struct ls_prom_slot *n = realloc(p->slots, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->slots = n;
+		p->slots_cap = cap;
+	}
+	if (!p->series && p->max_series) {
+		p->series = calloc(p->max_series, sizeof(*p->series));
+		if (!p->series)
+			return -ENOMEM;
+	}
+	p->round++;
+	err = admit(p, s, nsorted);
+	if (err)
+		return err;
+	/* Recent wait of every lock: a decaying sum of its increments. */
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct ls_row *r = &s->rows[i];
+		struct ls_prom_slot *sl = find_slot(p, p->nslots, &r->key);
+
+		if (!sl)
+			continue;
+		sl->score = sl->score * p->decay +
+			    (double)sub(r->st.total_ns, sl->last_total);
+		sl->last_total = r->st.total_ns;
+	}
+	for (int n = 0; p->max_series && n < LS_PROM_MAX_SWAPS; n++) {
+		err = swap_one(p, s);
+		if (err < 0)
+			return err;
+		if (!err)
+			break;
+	}
+
+	/* Sums, from scratch: every counter is the sum of its locks'. */
+	for (size_t i = 0; i < p->max_series; i++)
+		clear_sums(&p->series[i]);
+	for (unsigned k = 0; k < LS_KIND_MAX; k++)
+		clear_sums(&p->other[k]);
+	p->nrows = s->nrows;
+	p->npending = p->nother = 0;
+	p->epoch = s->epoch;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct ls_row *r = &s->rows[i];
+		struct ls_prom_slot *sl = find_slot(p, p->nslots, &r->key);
+
+		if (!sl || sl->series == LS_PROM_PENDING) {
+			p->npending++;
+			continue;
+		}
+		if (sl->series == LS_PROM_OTHER) {
+			p->nother++;
+			add_row(&p->other[row_kind(r)], r, sl, s->epoch);
+		} else {
+			add_row(&p->series[sl->series], r, sl, s->epoch);
+		}
+	}
+	return 0;
+}
+
+/* ---- formatting --------------------------------------------------------- */
+
+const char *ls_prom_float(char *buf, size_t len, double v)
+{
+	if (isnan(v)) {
+		snprintf(buf, len, "NaN");
+		return buf;
+	}
+	if (isinf(v)) {
+		snprintf(buf, len, "%sInf", v > 0 ? "+" : "-");
+		return buf;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+struct out {
+	FILE *f;
+	enum ls_prom_format fmt;
+};
+
+/* Family header.  @name is the family: counters without "_total", info
+ * metrics without "_info" (the sample names add them). */
+static void family(const struct out *o, const char *name, const char *type,
+		   const char *unit, const char *help)
+{
+	if (o->fmt == LS_PROM_OPENMETRICS) {
+		fprintf(o->f, "# TYPE %s %s\n", name, type);
+		if (unit)
+			fprintf(o->f, "# UNIT %s %s\n", name, unit);
+		fprintf(o->f, "# HELP %s %s\n", name, help);
+		return;
+	}
+	if (!strcmp(type, "counter")) {
+		fprintf(o->f, "# HELP %s_total %s\n", name, help);
+		fprintf(o->f, "# TYPE %s_total counter\n", name);
+	} else if (!strcmp(type, "info")) {
+		fprintf(o->f, "# HELP %s_info %s\n", name, help);
+		fprintf(o->f, "# TYPE %s_info gauge\n", name);
+	} else {
+		fprintf(o->f, "# HELP %s %s\n", name, help);
+		fprintf(o->f, "# TYPE %s %s\n", name, type);
+	}
+}
+
+/* Append label="value" (escaped) to @buf at *@off; a label that does not
+ * fit is left out whole, the value cut at a character. */
+static void label(char *buf, size_t len, size_t *off, const char *name,
+		  const char *val)
+{
+	size_t o = *off;
+	int n = snprintf(buf + o, len - o, "%s%s=\"", o ? "," : "", name);
+
+	if (n < 0 || (size_t)n + 2 > len - o) {
+		buf[o] = '\0';
+		return;
+	}
+	o += (size_t)n;
+	for (const char *c = val; *c; c++) {
+		int esc = *c == '\\' || *c == '"' || *c == '\n';
+
+		if (o + (esc ? 2 : 1) + 2 > len)
+			break;
+		if (esc)
+			buf[o++] = '\\';
+		buf[o++] = *c == '\n' ? 'n' : *c;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	*off = o;
+}
+
+static void sample_u64(const struct out *o, const char *name,
+		       const char *labels, uint64_t v)
+{
+	fprintf(o->f, "%s%s%s%s %" PRIu64 "\n", name, *labels ? "{" : "",
+		labels, *labels ? "}" : "", v);
+}
+
+static void sample_f(const struct out *o, const char *name, const char *labels,
+		     double v)
+{
+	char b[40];
+
+	fprintf(o->f, "%s%s%s%s %s\n", name, *labels ? "{" : "", labels,
+		*labels ? "}" : "", ls_prom_float(b, sizeof(b), v));
+}
+
+#define LABELS_MAX 1024
+
+static void series_labels(const struct ls_prom *p,
+			  const struct ls_prom_series *s, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	label(buf, len, &off, "lock", s->lock);
+	label(buf, len, &off, "kind", s->kind);
+	label(buf, len, &off, "caller", s->caller);
+	if (p->with_addr) {
+		char a[24];
+
+		if (s < p->other || s >= p->other + LS_KIND_MAX)
+			snprintf(a, sizeof(a), "%" PRIx64, s->addr);
+		else
+			snprintf(a, sizeof(a), "other");
+		label(buf, len, &off, "addr", a);
+	}
+}
+
+/* Every exported lock series: own ones, then "other" per kind. */
+static size_t all_series(const struct ls_prom *p,
+			 const struct ls_prom_series **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->max_series; i++)
+		if (p->series[i].used)
+			out[n++] = &p->series[i];
+	/* "other" of a kind, once it ever held a lock: a counter series
+	 * does not come and go */
+	for (unsigned k = 0; k < LS_KIND_MAX; k++)
+		if (p->other[k].nlocks || p->other[k].c.contentions ||
+		    p->other[k].c.total_ns)
+			out[n++] = &p->other[k];
+	return n;
+}
+
+enum lock_field {
+	F_CONTENTIONS,
+	F_SPIN_S,
+	F_SLEEP_S,
+	F_SPIN_WON,
+	F_SPIN_FAILED,
+	F_GAVE_UP,
+	F_WAITERS,
+	F_PEAK,
+	F_OSQ_S,
+	F_OSQ_CALLS,
+	F_OSQ_BAILOUTS,
+	F_SLOW_S,
+	F_SLOW_CALLS,
+};
+
+static const struct {
+	const char *name, *type, *unit, *help;
+} lock_fields[] = {
+	[F_CONTENTIONS] = {"lockscope_lock_contentions", "counter", NULL,
+			   "Contended waits on the lock that completed."},
+	[F_SPIN_S] = {"lockscope_lock_spin_seconds", "counter", "seconds",
+		      "Time waiters spent spinning (spinlocks, a mutex's "
+		      "optimistic spin)."},
+	[F_SLEEP_S] = {"lockscope_lock_sleep_seconds", "counter", "seconds",
+		       "Time waiters spent blocked."},
+	[F_SPIN_WON] = {"lockscope_lock_spins_won", "counter", NULL,
+			"Mutex spin phases that ended holding the lock."},
+	[F_SPIN_FAILED] = {"lockscope_lock_spins_failed", "counter", NULL,
+			   "Mutex spin phases that fell back to sleeping."},
+	[F_GAVE_UP] = {"lockscope_lock_waits_given_up", "counter", NULL,
+		       "Waits that ended without the lock (signal, timeout)."},
+	[F_WAITERS] = {"lockscope_lock_waiters", "gauge", NULL,
+		       "Tasks waiting for the lock at the last collection."},
+	[F_PEAK] = {"lockscope_lock_peak_waiters", "gauge", NULL,
+		    "Most tasks waiting at once during the last collection "
+		    "interval (largest over the locks of a series)."},
+	[F_OSQ_S] = {"lockscope_lock_osq_seconds", "counter", "seconds",
+		     "Time in osq_lock() queued to spin on the lock (function "
+		     "probe; part of the spin time)."},
+	[F_OSQ_CALLS] = {"lockscope_lock_osq_calls", "counter", NULL,
+			 "osq_lock() calls for the lock (function probe)."},
+	[F_OSQ_BAILOUTS] =
+		{"lockscope_lock_osq_bailouts", "counter", NULL,
+		 "osq_lock() calls that gave up spinning (function probe)."},
+	[F_SLOW_S] = {"lockscope_lock_slowpath_seconds", "counter", "seconds",
+		      "Time in the mutex or rwsem slow-path function, entry to "
+		      "exit (function probe; contains spin and sleep)."},
+	[F_SLOW_CALLS] = {"lockscope_lock_slowpath_calls", "counter", NULL,
+			  "Calls of the mutex or rwsem slow-path function "
+			  "(function probe)."},
+};
+
+static void lock_family(const struct out *o, const struct ls_prom *p,
+			const struct ls_prom_series **all, size_t n,
+			enum lock_field fld)
+{
+	char name[96], labels[LABELS_MAX];
+	int counter = !strcmp(lock_fields[fld].type, "counter");
+
+	family(o, lock_fields[fld].name, lock_fields[fld].type,
+	       lock_fields[fld].unit, lock_fields[fld].help);
+	snprintf(name, sizeof(name), "%s%s", lock_fields[fld].name,
+		 counter ? "_total" : "");
+	for (size_t i = 0; i < n; i++) {
+		const struct ls_prom_series *s = all[i];
+
+		series_labels(p, s, labels, sizeof(labels));
+		switch (fld) {
+		case F_CONTENTIONS:
+			sample_u64(o, name, labels, s->c.contentions);
+			break;
+		case F_SPIN_S:
+			sample_f(o, name, labels, (double)s->c.spin_ns / 1e9);
+			break;
+		case F_SLEEP_S:
+			sample_f(o, name, labels, (double)s->c.sleep_ns / 1e9);
+			break;
+		case F_SPIN_WON:
+			sample_u64(o, name, labels, s->c.spin_won);
+			break;
+		case F_SPIN_FAILED:
+			sample_u64(o, name, labels, s->c.spin_failed);
+			break;
+		case F_GAVE_UP:
+			sample_u64(o, name, labels, s->c.gave_up);
+			break;
+		case F_WAITERS:
+			sample_u64(o, name, labels, s->waiters);
+			break;
+		case F_PEAK:
+			sample_u64(o, name, labels, s->peak_waiters);
+			break;
+		case F_OSQ_S:
+			sample_f(o, name, labels, (double)s->c.osq_ns / 1e9);
+			break;
+		case F_OSQ_CALLS:
+			sample_u64(o, name, labels, s->c.osq_calls);
+			break;
+		case F_OSQ_BAILOUTS:
+			sample_u64(o, name, labels, s->c.osq_bailouts);
+			break;
+		case F_SLOW_S:
+			sample_f(o, name, labels, (double)s->c.slow_ns / 1e9);
+			break;
+		case F_SLOW_CALLS:
+			sample_u64(o, name, labels, s->c.slow_calls);
+			break;
+		}
+	}
+}
+
+static void wait_histogram(const struct out *o, const struct ls_prom *p,
+			   const struct ls_prom_series **all, size_t n)
+{
+	const char *name = "lockscope_lock_wait_seconds";
+	char labels[LABELS_MAX + 32], b[40], sn[64];
+
+	family(o, name, "histogram", "seconds",
+	       "Whole waits for the lock, first contention to acquisition.");
+	for (size_t i = 0; i < n; i++) {
+		const struct ls_prom_series *s = all[i];
+		size_t base;
+		uint64_t count = ls_hist_count(s->c.hist);
+
+		series_labels(p, s, labels, sizeof(labels));
+		base = strlen(labels);
+		snprintf(sn, sizeof(sn), "%s_bucket", name);
+		for (unsigned k = BUCKET_FIRST; k < LS_HIST_SLOTS;
+		     k += BUCKET_STEP) {
+			size_t off = base;
+
+			label(labels, sizeof(labels), &off, "le",
+			      ls_prom_float(b, sizeof(b),
+					    (double)ls_hist_lo(k) / 1e9));
+			sample_u64(o, sn, labels,
+				   ls_hist_cum(s->c.hist, k - 1));
+			labels[base] = '\0';
+		}
+		{
+			size_t off = base;
+
+			label(labels, sizeof(labels), &off, "le", "+Inf");
+			sample_u64(o, sn, labels, count);
+			labels[base] = '\0';
+		}
+		snprintf(sn, sizeof(sn), "%s_sum", name);
+		sample_f(o, sn, labels, (double)s->c.total_ns / 1e9);
+		snprintf(sn, sizeof(sn), "%s_count", name);
+		sample_u64(o, sn, labels, count);
+	}
+}
+
+/* "kernel samples" -> "kernel_samples": names as label values. */
+static const char *snake(char *buf, size_t len, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < len; i++)
+		buf[i] = isalnum((unsigned char)s[i]) ? s[i] : '_';
+	buf[i] = '\0';
+	return buf;
+}
+
+static void one_label(char *buf, size_t len, const char *name, const char *val)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	label(buf, len, &off, name, val);
+}
+
+static void self_metrics(const struct out *o, const struct ls_prom *p,
+			 const struct ls_snapshot *s,
+			 const struct ls_prom_meta *m)
+{
+	char l[256], b[64];
+
+	family(o, "lockscope_build", "info", NULL, "lockscope's version.");
+	one_label(l, sizeof(l), "version", m->version ? m->version : "");
+	sample_u64(o, "lockscope_build_info", l, 1);
+
+	if (m->src && m->nsrc) {
+		family(o, "lockscope_source_active", "gauge", NULL,
+		       "1 when the data source is collecting (see lockscope "
+		       "doctor).");
+		for (unsigned i = 0; i < m->nsrc; i++) {
+			size_t off = 0;
+
+			l[0] = '\0';
+			label(l, sizeof(l), &off, "source", m->src[i].name);
+			label(l, sizeof(l), &off, "mechanism", m->src[i].mech);
+			sample_u64(o, "lockscope_source_active", l,
+				   m->src[i].active ? 1 : 0);
+		}
+	}
+
+	family(o, "lockscope_collections", "counter", NULL,
+	       "Reads of the BPF maps into a snapshot.");
+	sample_u64(o, "lockscope_collections_total", "", m->collections);
+	family(o, "lockscope_collection_errors", "counter", NULL,
+	       "Reads of the BPF maps that failed (the last good snapshot is "
+	       "served).");
+	sample_u64(o, "lockscope_collection_errors_total", "",
+		   m->collection_errors);
+	family(o, "lockscope_collection_duration_seconds", "gauge", "seconds",
+	       "How long the last collection took (map reads and series "
+	       "assignment).");
+	sample_f(o, "lockscope_collection_duration_seconds", "",
+		 m->collection_s);
+	family(o, "lockscope_collection_interval_seconds", "gauge", "seconds",
+	       "Configured time between collections.");
+	sample_f(o, "lockscope_collection_interval_seconds", "", m->interval_s);
+	family(o, "lockscope_last_collection_timestamp_seconds", "gauge",
+	       "seconds", "Unix time of the last successful collection.");
+	sample_f(o, "lockscope_last_collection_timestamp_seconds", "",
+		 m->last_collection_unix);
+
+	family(o, "lockscope_lock_table_entries", "gauge", NULL,
+	       "Locks in the BPF lock table (after -p/-T/-L filters).");
+	sample_u64(o, "lockscope_lock_table_entries", "", p->nrows);
+	family(o, "lockscope_lock_table_size", "gauge", NULL,
+	       "Capacity of the BPF lock table (--max-locks).");
+	sample_u64(o, "lockscope_lock_table_size", "", m->lock_table_size);
+	family(o, "lockscope_locks", "gauge", NULL,
+	       "Locks by where they are exported: own series, summed into the "
+	       "series of lock other, or pending a caller.");
+	one_label(l, sizeof(l), "series", "own");
+	sample_u64(o, "lockscope_locks", l, p->nrows - p->nother - p->npending);
+	one_label(l, sizeof(l), "series", "other");
+	sample_u64(o, "lockscope_locks", l, p->nother);
+	one_label(l, sizeof(l), "series", "pending");
+	sample_u64(o, "lockscope_locks", l, p->npending);
+	family(o, "lockscope_lock_series_limit", "gauge", NULL,
+	       "Most locks exported as their own series (--max-series).");
+	sample_u64(o, "lockscope_lock_series_limit", "", p->max_series);
+
+	family(o, "lockscope_lock_series_changes", "counter", NULL,
+	       "Locks moved from lock other into a series of their own "
+	       "(promoted) and series given up for them (demoted).");
+	one_label(l, sizeof(l), "change", "promoted");
+	sample_u64(o, "lockscope_lock_series_changes_total", l, p->promoted);
+	one_label(l, sizeof(l), "change", "demoted");
+	sample_u64(o, "lockscope_lock_series_changes_total", l, p->demoted);
+
+	family(o, "lockscope_events", "counter", NULL,
+	       "Events seen by lockscope's BPF programs.");
+	for (unsigned i = 0; i < LS_CTR_MAX; i++) {
+		one_label(l, sizeof(l), "event",
+			  snake(b, sizeof(b), ls_ctr_name(i)));
+		sample_u64(o, "lockscope_events_total", l, s->ctr[i]);
+	}
+	family(o, "lockscope_losses", "counter", NULL,
+	       "Events lockscope could not record fully, by reason.");
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++) {
+		one_label(l, sizeof(l), "reason",
+			  snake(b, sizeof(b), ls_loss_name(i)));
+		sample_u64(o, "lockscope_losses_total", l, s->loss[i]);
+	}
+}
+
+static void sampler_metrics(const struct out *o, const struct ls_snapshot *s,
+			    const struct ls_snapshot *prev)
+{
+	uint64_t all = 0, dall = 0;
+	char l[128];
+
+	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++) {
+		all += s->func_samples[i];
+		dall += s->func_samples[i] -
+			(prev && prev->func_samples[i] <= s->func_samples[i]
+				 ? prev->func_samples[i]
+				 : 0);
+	}
+	family(o, "lockscope_cpu_samples", "counter", NULL,
+	       "cpu-clock samples taken by the sampler on all CPUs.");
+	sample_u64(o, "lockscope_cpu_samples_total", "", all);
+	if (!s->nfuncs)
+		return;
+	family(o, "lockscope_spin_samples", "counter", NULL,
+	       "cpu-clock samples whose instruction pointer was in the spin "
+	       "function.");
+	for (unsigned i = 0; i < s->nfuncs; i++) {
+		one_label(l, sizeof(l), "function", s->func_name[i]);
+		sample_u64(o, "lockscope_spin_samples_total", l,
+			   s->func_samples[i]);
+	}
+	family(o, "lockscope_spin_share_ratio", "gauge", NULL,
+	       "Share of CPU time spent in the spin function during the last "
+	       "collection interval (0 to 1, over all CPUs).");
+	for (unsigned i = 0; i < s->nfuncs; i++) {
+		uint64_t d = s->func_samples[i];
+
+		if (prev && prev->func_samples[i] <= d)
+			d -= prev->func_samples[i];
+		one_label(l, sizeof(l), "function", s->func_name[i]);
+		sample_f(o, "lockscope_spin_share_ratio", l,
+			 dall ? (double)d / (double)dall : 0.0);
+	}
+}
+
+static void cost_metrics(const struct out *o, const struct ls_snapshot *s,
+			 const struct ls_prom_meta *m)
+{
+	char l[128];
+
+	family(o, "lockscope_bpf_stats_enabled", "gauge", NULL,
+	       "1 when BPF run-time statistics (lockscope's own cost) are on.");
+	sample_u64(o, "lockscope_bpf_stats_enabled", "", m->run_stats ? 1 : 0);
+	if (!m->run_stats || !s->nprogs)
+		return;
+	family(o, "lockscope_bpf_program_runs", "counter", NULL,
+	       "Runs of lockscope's BPF program.");
+	for (unsigned i = 0; i < s->nprogs; i++) {
+		one_label(l, sizeof(l), "program", s->prog[i].name);
+		sample_u64(o, "lockscope_bpf_program_runs_total", l,
+			   s->prog[i].run_cnt);
+	}
+	family(o, "lockscope_bpf_program_run_seconds", "counter", "seconds",
+	       "CPU time spent in lockscope's BPF program (kernel run-time "
+	       "stats).");
+	for (unsigned i = 0; i < s->nprogs; i++) {
+		one_label(l, sizeof(l), "program", s->prog[i].name);
+		sample_f(o, "lockscope_bpf_program_run_seconds_total", l,
+			 (double)s->prog[i].run_ns / 1e9);
+	}
+	family(o, "lockscope_bpf_program_recursion_misses", "counter", NULL,
+	       "Runs of lockscope's BPF program skipped because it was already "
+	       "running on the CPU.");
+	for (unsigned i = 0; i < s->nprogs; i++) {
+		one_label(l, sizeof(l), "program", s->prog[i].name);
+		sample_u64(o, "lockscope_bpf_program_recursion_misses_total", l,
+			   s->prog[i].misses);
+	}
+}
+
+static void process_metrics(const struct out *o, const struct ls_prom_meta *m)
+{
+	if (!m->have_process)
+		return;
+	family(o, "process_cpu_seconds", "counter", "seconds",
+	       "User and system CPU time spent by lockscope's user space.");
+	sample_f(o, "process_cpu_seconds_total", "", m->cpu_s);
+	family(o, "process_resident_memory_bytes", "gauge", "bytes",
+	       "Resident memory size in bytes.");
+	sample_u64(o, "process_resident_memory_bytes", "", m->rss_bytes);
+	family(o, "process_virtual_memory_bytes", "gauge", "bytes",
+	       "Virtual memory size in bytes.");
+	sample_u64(o, "process_virtual_memory_bytes", "", m->vsz_bytes);
+	family(o, "process_start_time_seconds", "gauge", "seconds",
+	       "Start time of the process since the Unix epoch in seconds.");
+	sample_f(o, "process_start_time_seconds", "", m->start_unix);
+	family(o, "process_max_fds", "gauge", NULL,
+	       "Maximum number of open file descriptors.");
+	sample_u64(o, "process_max_fds", "", m->max_fds);
+}
+
+int ls_prom_write(FILE *f, const struct ls_prom *p,
+		  const struct ls_snapshot *cur, const struct ls_snapshot *prev,
+		  const struct ls_prom_meta *m, enum ls_prom_format fmt)
+{
+	struct out o = {f, fmt};
+	const struct ls_prom_series **all;
+	size_t n;
+
+	all = malloc((p->max_series + LS_KIND_MAX) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	n = all_series(p, all);
+	for (unsigned fld = F_CONTENTIONS; fld <= F_GAVE_UP; fld++)
+		lock_family(&o, p, all, n, (enum lock_field)fld);
+	wait_histogram(&o, p, all, n);
+	lock_family(&o, p, all, n, F_WAITERS);
+	lock_family(&o, p, all, n, F_PEAK);
+	if (m->probes)
+		for (unsigned fld = F_OSQ_S; fld <= F_SLOW_CALLS; fld++)
+			lock_family(&o, p, all, n, (enum lock_field)fld);
+	free(all);
+	sampler_metrics(&o, cur, prev);
+	self_metrics(&o, p, cur, m);
+	cost_metrics(&o, cur, m);
+	process_metrics(&o, m);
+	if (fmt == LS_PROM_OPENMETRICS)
+		fputs("# EOF\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int ls_prom_render(char **buf, size_t *len, const struct ls_prom *p,
+		   const struct ls_snapshot *cur,
+		   const struct ls_snapshot *prev, const struct ls_prom_meta *m,
+		   enum ls_prom_format fmt)
+{
+	FILE *f;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	f = open_memstream(buf, len);
+	if (!f)
+		return -errno;
+	err = ls_prom_write(f, p, cur, prev, m, fmt);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+	}
+	return err;
+}
+
+/* q value of one media range ("type/sub;a=b;q=0.5"); 1 when absent. */
+static double media_q(const char *range, size_t len)
+{
+	for (size_t i = 0; i + 2 < len; i++) {
+		if (range[i] != ';')
+			continue;
+		i++;
+		while (i < len && range[i] == ' ')
+			i++;
+		if (i + 2 <= len && (range[i] == 'q' || range[i] == 'Q') &&
+		    range[i + 1] == '=')
+			return strtod(range + i + 2, NULL);
+	}
+	return 1.0;
+}
+
+enum ls_prom_format ls_prom_negotiate(const char *accept)
+{
+	double q_om = 0, q_text = 0;
+	const char *p = accept;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		double q;
+
+		while (len && *p == ' ') {
+			p++;
+			len--;
+		}
+		q = media_q(p, len);
+		if (!strncasecmp(p, "application/openmetrics-text", 28)) {
+			if (q > q_om)
+				q_om = q;
+		} else if (!strncasecmp(p, "text/plain", 10) ||
+			   !strncasecmp(p, "text/*", 6) ||
+			   !strncasecmp(p, "*/*", 3)) {
+			if (q > q_text)
+				q_text = q;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return q_om > 0 && q_om >= q_text ? LS_PROM_OPENMETRICS : LS_PROM_TEXT;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * record.h - a `lockscope record` file read back into plain C.
+ *
+ * The file format is documented in docs/record-schema.md (JSON Schema in
+ * docs/record-schema.json).  The reader checks everything it uses and turns
+ * every problem into one line of text; it never trusts the input.  Counters,
+ * losses and function-probe fields that a file lacks (it was written before
+ * they existed) read as 0; present, they must be valid.  Lock rows
+ * are matched by name and kind, never by address: rows of one snapshot that
+ * share both are summed into one lock class.
+ */
+#ifndef LS_RECORD_H
+#define LS_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+#include "model/model.h"
+
+#define LS_REC_SCHEMA "lockscope-record"
+#define LS_REC_VERSION 1
+#define LS_REC_MAX_BYTES (1024UL * 1024 * 1024) /* larger files are refused */
+#define LS_REC_TEXT_MAX 512
+
+/* One lock class: every row of a snapshot with this name and kind. */
+struct ls_rec_lock {
+	char name[LS_NAME_MAX]; /* without a " [addr]" suffix */
+	unsigned kind;		/* enum ls_kind */
+	unsigned instances;	/* rows merged (locks at different addresses) */
+	uint64_t contentions, total_ns, spin_ns, sleep_ns, max_ns;
+	uint64_t spin_won, spin_failed, gave_up, begins, peak_waiters;
+	/* function probes; 0 where they were off (or in older files) */
+	uint64_t osq_ns, osq_bailouts, slow_ns, slow_untraced_ns;
+};
+
+struct ls_rec_spin {
+	char fn[48];
+	uint64_t samples;
+};
+
+/* The totals of a run, or one interval of its time series. */
+struct ls_rec_snap {
+	double t_s; /* intervals: end of the interval, seconds from start */
+	double duration_s;
+	uint64_t ctr[LS_CTR_MAX];
+	uint64_t loss[LS_LOSS_MAX];
+	uint64_t samples; /* every cpu-clock sample */
+	unsigned nspin;
+	struct ls_rec_spin spin[LS_MAX_SPIN_RANGES];
+	struct ls_rec_lock *locks; /* sorted by name, then kind */
+	size_t nlocks;
+};
+
+struct ls_rec {
+	int version;
+	char kernel[LS_REC_TEXT_MAX];  /* run.kernel_release */
+	char command[LS_REC_TEXT_MAX]; /* run.command joined; "" if none */
+	int has_command;
+	int exit_status; /* -1: no command */
+	int interrupted;
+	unsigned cpus;
+	double duration_s;
+	double interval_s; /* 0: no time series */
+	struct ls_rec_snap totals;
+	struct ls_rec_snap *intervals;
+	size_t nintervals;
+};
+
+/*
+ * Parse a record from @buf (@len bytes, need not be NUL-terminated).
+ * Returns 0, or -EINVAL with a one-line reason in @err ("truncated JSON",
+ * "schema version 2 is not supported ...", "totals.locks[3].kind: ...").
+ */
+int ls_rec_parse(const char *buf, size_t len, struct ls_rec *r, char *err,
+		 size_t errlen);
+/* The same from a parsed JSON document. */
+int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
+		     size_t errlen);
+/* Read and parse @path; -errno or -EINVAL, reason in @err. */
+int ls_rec_read_file(const char *path, struct ls_rec *r, char *err,
+		     size_t errlen);
+void ls_rec_free(struct ls_rec *r);
+
+/* Find a lock class in a snapshot (binary search); NULL if absent. */
+const struct ls_rec_lock *ls_rec_find(const struct ls_rec_snap *s,
+				      const char *name, unsigned kind);
+
+#endif

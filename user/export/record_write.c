@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* record_write.c - records as JSON (the schema), CSV and lkp lines. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/json.h"
+#include "analysis/metrics.h"
+#include "export/record.h"
+#include "export/record_write.h"
+#include "view/compare_table.h"
+
+struct ls_series_ref {
+	struct ls_lock_key key;
+	struct json_object *row;
+	size_t iv;
+};
+
+void ls_series_init(struct ls_series *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->arr = json_object_new_array();
+}
+
+int ls_series_add(struct ls_series *s, const struct ls_snapshot *d, double t_s,
+		  double dur_s, int with_addr)
+{
+	struct json_object *o, *locks;
+	size_t iv;
+
+	if (!s->arr)
+		return -ENOMEM;
+	o = ls_snap_to_json(d, with_addr);
+	if (!o)
+		return -ENOMEM;
+	iv = json_object_array_length(s->arr);
+	json_object_object_add(o, "index", json_object_new_uint64(iv + 1));
+	json_object_object_add(o, "t_s", json_object_new_double(t_s));
+	json_object_object_add(o, "duration_s", json_object_new_double(dur_s));
+	json_object_object_get_ex(o, "locks", &locks);
+	for (size_t i = 0; i < d->nrows; i++) {
+		if (s->nrefs == s->cap) {
+			size_t cap = s->cap ? s->cap * 2 : 256;
+			struct ls_series_ref *r;
+
+			r = realloc(s->refs, cap * sizeof(*r));
+			if (!r) {
+				json_object_put(o);
+				return -ENOMEM;
+			}
+			s->refs = r;
+			s->cap = cap;
+		}
+		s->refs[s->nrefs++] = (struct ls_series_ref){
+			d->rows[i].key, json_object_array_get_idx(locks, i),
+			iv};
+	}
+	json_object_array_add(s->arr, o);
+	return 0;
+}
+
+int ls_series_finish(struct ls_series *s, const struct ls_snapshot *final,
+		     const struct ls_filter *f)
+{
+	size_t n = s->arr ? json_object_array_length(s->arr) : 0, r = 0;
+
+	for (size_t iv = 0; iv < n; iv++) {
+		struct json_object *locks = json_object_new_array();
+
+		if (!locks)
+			return -ENOMEM;
+		for (; r < s->nrefs && s->refs[r].iv == iv; r++) {
+			const struct ls_row *fr =
+				ls_snap_find(final, &s->refs[r].key);
+			struct ls_row probe;
+
+			memset(&probe, 0, sizeof(probe));
+			probe.key = s->refs[r].key;
+			if (fr) {
+				snprintf(probe.name, sizeof(probe.name), "%s",
+					 fr->name);
+				json_object_object_add(
+					s->refs[r].row, "name",
+					json_object_new_string(fr->name));
+			} else {
+				struct json_object *nm;
+
+				json_object_object_get_ex(s->refs[r].row,
+							  "name", &nm);
+				snprintf(probe.name, sizeof(probe.name), "%s",
+					 json_object_get_string(nm));
+			}
+			if (ls_row_match(&probe, f))
+				json_object_array_add(
+					locks, json_object_get(s->refs[r].row));
+		}
+		json_object_object_add(json_object_array_get_idx(s->arr, iv),
+				       "locks", locks);
+	}
+	free(s->refs);
+	s->refs = NULL;
+	s->nrefs = s->cap = 0;
+	return 0;
+}
+
+void ls_series_free(struct ls_series *s)
+{
+	json_object_put(s->arr);
+	free(s->refs);
+	memset(s, 0, sizeof(*s));
+}
+
+static struct json_object *argv_json(char **argv, int argc)
+{
+	struct json_object *a;
+
+	if (!argv)
+		return NULL;
+	a = json_object_new_array();
+	for (int i = 0; i < argc; i++)
+		json_object_array_add(a, json_object_new_string(argv[i]));
+	return a;
+}
+
+static struct json_object *options_json(const struct ls_rec_meta *m)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *kinds = json_object_new_array();
+	const struct ls_collector_opts *c = m->col;
+	const struct ls_filter *f = m->filter;
+
+	json_object_object_add(o, "pid",
+			       c->tgid ? json_object_new_int64(c->tgid) : NULL);
+	json_object_object_add(o, "sample_hz",
+			       json_object_new_int64(c->sample_hz));
+	json_object_object_add(o, "stack_every",
+			       json_object_new_int64(c->stack_every));
+	json_object_object_add(o, "tracepoints",
+			       json_object_new_boolean(!c->no_tracepoints));
+	json_object_object_add(o, "max_locks",
+			       json_object_new_int64(c->max_locks));
+	json_object_object_add(o, "max_tasks",
+			       json_object_new_int64(c->max_tasks));
+	json_object_object_add(o, "addresses",
+			       json_object_new_boolean(c->with_addr));
+	json_object_object_add(o, "lock_filter",
+			       f && f->name ? json_object_new_string(f->name)
+					    : NULL);
+	for (unsigned k = 0; f && k < LS_KIND_MAX; k++)
+		if (f->kind_mask & (1U << k))
+			json_object_array_add(
+				kinds, json_object_new_string(ls_kind_name(k)));
+	json_object_object_add(o, "kind_filter", kinds);
+	return o;
+}
+
+static struct json_object *run_json(const struct ls_rec_meta *m)
+{
+	struct json_object *o = json_object_new_object();
+	char ts[32];
+
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&m->started));
+	json_object_object_add(o, "started", json_object_new_string(ts));
+	json_object_object_add(o, "kernel_release",
+			       json_object_new_string(m->kernel_release));
+	json_object_object_add(o, "kernel_version",
+			       json_object_new_string(m->kernel_version));
+	json_object_object_add(o, "machine",
+			       json_object_new_string(m->machine));
+	json_object_object_add(o, "cpus", json_object_new_int64(m->cpus));
+	json_object_object_add(o, "lockscope_cmdline",
+			       argv_json(m->ls_argv, m->ls_argc));
+	json_object_object_add(o, "command", argv_json(m->argv, m->argc));
+	json_object_object_add(o, "exit_status",
+			       m->argv ? json_object_new_int(m->exit_status)
+				       : NULL);
+	json_object_object_add(o, "duration_s",
+			       json_object_new_double(m->duration_s));
+	json_object_object_add(o, "interval_s",
+			       m->interval_s > 0
+				       ? json_object_new_double(m->interval_s)
+				       : NULL);
+	json_object_object_add(o, "interrupted",
+			       json_object_new_boolean(m->interrupted));
+	json_object_object_add(o, "sources",
+			       ls_sources_to_json(m->src, m->nsrc));
+	json_object_object_add(o, "options", options_json(m));
+	return o;
+}
+
+struct json_object *ls_record_json(const struct ls_rec_meta *m,
+				   const struct ls_snapshot *totals,
+				   struct ls_series *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "schema",
+			       json_object_new_string(LS_REC_SCHEMA));
+	json_object_object_add(o, "schema_version",
+			       json_object_new_int(LS_REC_VERSION));
+	json_object_object_add(o, "lockscope_version",
+			       json_object_new_string(m->version));
+	json_object_object_add(o, "run", run_json(m));
+	json_object_object_add(o, "totals",
+			       ls_snap_to_json(totals, m->col->with_addr));
+	if (s && s->arr) {
+		json_object_object_add(o, "intervals", s->arr);
+		s->arr = NULL;
+	} else {
+		json_object_object_add(o, "intervals", json_object_new_array());
+	}
+	return o;
+}
+
+static void csv_rows(FILE *f, const struct ls_rec_snap *s, size_t iv)
+{
+	for (size_t i = 0; i < s->nlocks; i++) {
+		const struct ls_rec_lock *l = &s->locks[i];
+
+		fprintf(f, "%zu,%.6f,%.6f,", iv, s->t_s, s->duration_s);
+		ls_csv_field(f, l->name);
+		fprintf(f,
+			",%s,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%"
+			"llu,%llu\n",
+			ls_kind_name(l->kind), l->instances,
+			(unsigned long long)l->contentions,
+			(unsigned long long)l->total_ns,
+			(unsigned long long)(l->contentions
+						     ? l->total_ns /
+							       l->contentions
+						     : 0),
+			(unsigned long long)l->max_ns,
+			(unsigned long long)l->spin_ns,
+			(unsigned long long)l->sleep_ns,
+			(unsigned long long)l->spin_won,
+			(unsigned long long)l->spin_failed,
+			(unsigned long long)l->gave_up,
+			(unsigned long long)l->begins,
+			(unsigned long long)l->peak_waiters);
+	}
+}
+
+static void print_csv(FILE *f, struct ls_rec *r)
+{
+	fprintf(f, "interval,t_s,duration_s,lock,kind,instances,contentions,"
+		   "total_ns,avg_ns,max_ns,spin_ns,sleep_ns,spin_won,spin_"
+		   "failed,gave_up,begins,peak_waiters\n");
+	r->totals.t_s = r->duration_s;
+	csv_rows(f, &r->totals, 0);
+	for (size_t i = 0; i < r->nintervals; i++)
+		csv_rows(f, &r->intervals[i], i + 1);
+}
+
+/* "skipped by kernel (nested)" -> "skipped_by_kernel_nested" */
+static const char *key_word(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < len; s++) {
+		int word = isalnum((unsigned char)*s);
+
+		if (word)
+			buf[n++] = *s;
+		else if (n && buf[n - 1] != '_')
+			buf[n++] = '_';
+	}
+	while (n && buf[n - 1] == '_')
+		n--;
+	buf[n] = '\0';
+	return buf;
+}
+
+static int print_lkp(FILE *f, const struct ls_rec *r)
+{
+	struct ls_stats st = {0};
+	char b[64], k[64];
+	int err;
+
+	fprintf(f, "lockscope.run.duration_s: %s\n",
+		ls_fmt_num(b, sizeof(b), r->duration_s));
+	fprintf(f, "lockscope.run.cpus: %u\n", r->cpus);
+	if (r->has_command)
+		fprintf(f, "lockscope.run.exit_status: %d\n", r->exit_status);
+	fprintf(f, "lockscope.run.interrupted: %d\n", r->interrupted);
+	for (unsigned i = 0; i < LS_CTR_MAX; i++)
+		fprintf(f, "lockscope.events.%s: %llu\n",
+			key_word(k, sizeof(k), ls_ctr_name(i)),
+			(unsigned long long)r->totals.ctr[i]);
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
+		fprintf(f, "lockscope.loss.%s: %llu\n",
+			key_word(k, sizeof(k), ls_loss_name(i)),
+			(unsigned long long)r->totals.loss[i]);
+	err = ls_snap_stats(&r->totals, &st);
+	for (size_t i = 0; !err && i < st.n; i++)
+		fprintf(f, "%s: %s\n", st.v[i].key,
+			ls_fmt_num(b, sizeof(b), st.v[i].v));
+	ls_stats_free(&st);
+	return err;
+}
+
+int ls_record_print(FILE *f, struct json_object *doc, enum ls_rec_format fmt,
+		    char *err, size_t errlen)
+{
+	struct ls_rec r;
+	int e;
+
+	if (fmt == LS_REC_JSON) {
+		fputs(json_object_to_json_string_ext(
+			      doc, JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_NOSLASHESCAPE),
+		      f);
+		fputc('\n', f);
+		return ferror(f) ? -EIO : 0;
+	}
+	/* CSV and lkp print what the reader sees: one row per lock class */
+	e = ls_rec_from_json(doc, &r, err, errlen);
+	if (e)
+		return e;
+	if (fmt == LS_REC_CSV)
+		print_csv(f, &r);
+	else
+		e = print_lkp(f, &r);
+	ls_rec_free(&r);
+	if (!e && ferror(f))
+		e = -EIO;
+	return e;
+}

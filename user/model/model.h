@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * model.h - what lockscope knows at one instant, in plain C.
+ *
+ * The collector fills a snapshot from the BPF maps; views and exporters read
+ * snapshots and never call libbpf.  Everything here is unit-tested without
+ * root.
+ */
+#ifndef LS_MODEL_H
+#define LS_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "lockscope.h"
+
+#define LS_NAME_MAX 160	 /* display name of a lock */
+#define LS_FN_MAX 96	 /* caller function name, truncated */
+#define LS_ROW_CALLERS 4 /* callers kept per lock, most sampled first */
+#define LS_PROG_MAX 8	 /* BPF programs whose run-time stats are kept */
+
+struct ls_caller {
+	char fn[LS_FN_MAX];
+	uint64_t samples;
+};
+
+struct ls_row {
+	struct ls_lock_key key;
+	struct ls_lock_stats st; /* totals since start (or a delta) */
+	char name[LS_NAME_MAX];
+	struct ls_caller callers[LS_ROW_CALLERS];
+	unsigned ncallers;
+	uint64_t caller_samples; /* every sampled stack of this lock */
+	int max_bound; /* delta rows: st.max_ns is an upper bound of the
+			* interval's longest wait, not the wait itself */
+};
+
+/* A task waiting on a sleeping lock now (from the BPF task_state map). */
+struct ls_waiter {
+	struct ls_lock_key key;
+	uint64_t since_ns; /* CLOCK_MONOTONIC start of the wait */
+	uint32_t tid, tgid;
+	uint32_t phase; /* enum ls_phase */
+	char comm[16];	/* from /proc; "?" when the task is gone */
+};
+
+/* Who holds a lock, as far as its owner word tells (see owner.bpf.c). */
+enum ls_owner_state {
+	LS_OWNER_UNKNOWN = 0, /* not readable: why[] says why */
+	LS_OWNER_NONE,	      /* the lock was free when read */
+	LS_OWNER_TASK,	      /* held by tid/tgid/comm */
+	LS_OWNER_READERS,     /* rwsem held by readers (nreaders) */
+};
+
+struct ls_owner {
+	enum ls_owner_state state;
+	uint32_t tid, tgid; /* the task the owner word names, confirmed in
+			     * /proc; 0 if none (for readers: the last one) */
+	char comm[16];
+	uint64_t nreaders;
+	uint64_t mono_ns; /* when read */
+	char why[96];
+};
+
+struct ls_spin_caller {
+	uint32_t func;
+	char fn[LS_FN_MAX];
+	uint64_t samples;
+};
+
+struct ls_prog_stat {
+	char name[32];
+	uint64_t run_cnt, run_ns, misses;
+};
+
+struct ls_snapshot {
+	uint64_t mono_ns; /* CLOCK_MONOTONIC when read */
+	uint64_t epoch;	  /* interval the peak_waiters fields belong to */
+	uint64_t ctr[LS_CTR_MAX];
+	uint64_t loss[LS_LOSS_MAX];
+	struct ls_row *rows;
+	size_t nrows, cap;
+	/* cpu-clock sampler: func_name[i] names spin_samples slot i */
+	unsigned nfuncs;
+	char func_name[LS_MAX_SPIN_RANGES][48];
+	uint64_t func_samples[LS_SPIN_SLOTS]; /* summed over CPUs */
+	unsigned ncpus;
+	uint64_t *cpu_all, *cpu_spin; /* per CPU: all samples, spin samples */
+	struct ls_spin_caller *spin_callers;
+	size_t nspin_callers, spin_cap;
+	/* lockscope's own cost (BPF run-time stats), when enabled */
+	struct ls_prog_stat prog[LS_PROG_MAX];
+	unsigned nprogs;
+	/* tasks waiting on sleeping locks when read (a gauge, not a delta) */
+	struct ls_waiter *waiting;
+	size_t nwaiting, waiting_cap;
+	uint64_t waiting_ns; /* CLOCK_MONOTONIC right after they were read */
+	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
+	 * of two), valid while kidx_n == nrows; rows stay where they are */
+	uint64_t *kidx;
+	size_t kidx_n, kidx_cap;
+};
+
+void ls_snap_init(struct ls_snapshot *s);
+void ls_snap_free(struct ls_snapshot *s);
+/* Empty the rows and callers, keep allocations. */
+void ls_snap_clear(struct ls_snapshot *s);
+int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus);
+/* Append a row for @key (zeroed stats); NULL on allocation failure. */
+struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
+			       const struct ls_lock_key *key);
+/* Order of lock keys: address, then kind. */
+int ls_key_cmp(const struct ls_lock_key *a, const struct ls_lock_key *b);
+/* Index the rows by key for ls_snap_find (rows are not moved). */
+void ls_snap_index(struct ls_snapshot *s);
+struct ls_row *ls_snap_find(const struct ls_snapshot *s,
+			    const struct ls_lock_key *key);
+/* Add @samples for caller @fn to @row, keeping the top LS_ROW_CALLERS. */
+void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples);
+/* Add spin samples of @func attributed to caller @fn. */
+int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
+			    const char *fn, uint64_t samples);
+/* Append a waiting task; -ENOMEM on allocation failure. */
+int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w);
+/* Sum of waits that were begun but are not recorded (for the invariant
+ * begins = recorded + lost + in flight). */
+uint64_t ls_snap_lost(const struct ls_snapshot *s);
+/* Deep copy @src into @dst (dst initialised). */
+int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src);
+
+/* cur - prev for counters and histograms; extrema, gauges, peaks from cur. */
+void ls_stats_delta(const struct ls_lock_stats *cur,
+		    const struct ls_lock_stats *prev,
+		    struct ls_lock_stats *out);
+/* @out = @cur with every row, counter and sample replaced by its increase
+ * since @prev (rows absent from prev are new: their totals are the delta).
+ * Rows without any change are dropped.  Peak waiters is the interval's
+ * peak; max wait is the interval's longest wait when it set a new maximum,
+ * else an upper bound from the histogram (row->max_bound set). */
+int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
+		  struct ls_snapshot *out);
+
+/* ---- per-row figures -------------------------------------------------- */
+uint64_t ls_row_avg_ns(const struct ls_row *r);
+uint64_t ls_row_min_ns(const struct ls_row *r); /* 0 when no waits */
+/* Spin phases that won the lock, in percent of spin phases (-1: none). */
+double ls_row_spin_won_pct(const struct ls_row *r);
+const char *ls_row_top_caller(const struct ls_row *r); /* "" if unknown */
+
+/* ---- sorting and filtering --------------------------------------------- */
+enum ls_sort {
+	LS_SORT_TOTAL = 0, /* total wait */
+	LS_SORT_COUNT,	   /* contentions */
+	LS_SORT_SPIN,
+	LS_SORT_SLEEP,
+	LS_SORT_AVG,
+	LS_SORT_MAX_WAIT,
+	LS_SORT_WAITERS,
+	LS_SORT_PEAK,
+	LS_SORT_NAME,
+	LS_SORT_KIND,
+	LS_SORT_WON,	/* spin-won percent */
+	LS_SORT_CALLER, /* top caller's name */
+	LS_SORT_NR,
+};
+const char *ls_sort_name(enum ls_sort k);
+int ls_sort_parse(const char *s, enum ls_sort *out);
+/* Sort, descending for numbers (ascending for name and kind) unless @reverse.
+ */
+void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse);
+
+struct ls_filter {
+	uint32_t kind_mask; /* 1 << kind; 0 = all */
+	const char *name;   /* substring of the name; NULL = all */
+	uint64_t addr;	    /* exact lock address; 0 = all */
+};
+int ls_row_match(const struct ls_row *r, const struct ls_filter *f);
+/* Drop rows that do not match, keeping order. */
+void ls_snap_filter(struct ls_snapshot *s, const struct ls_filter *f);
+
+/* ---- names of things ------------------------------------------------- */
+const char *ls_kind_name(unsigned kind); /* "mutex", "rwsem:W", ... */
+const char *ls_kind_base(unsigned kind); /* "mutex", "rwsem", ... */
+/* Parse a kind name as printed (or its base: all sides); 0 or -EINVAL. */
+int ls_kind_parse(const char *s, uint32_t *mask);
+const char *ls_loss_name(unsigned loss);
+const char *ls_ctr_name(unsigned ctr);
+const char *ls_known_name(unsigned known);
+
+/* Decide who holds a lock of @kind from its owner and count words (as read
+ * by owner.bpf.c); @task_ok says the task the owner word points to was
+ * confirmed in /proc.  Fills o->state, o->nreaders and o->why. */
+void ls_owner_decode(struct ls_owner *o, unsigned kind, uint64_t owner,
+		     uint64_t count, int task_ok);
+
+#endif

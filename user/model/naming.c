@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* naming.c - callers from sampled stacks, and display names for locks
+ * without exposing their addresses. */
+#include <stdio.h>
+#include <string.h>
+#include "model/naming.h"
+
+/* Locking primitives, their slow paths and the tracing frames above them. */
+static const char *const lock_prefixes[] = {
+	"_raw_spin_",
+	"_raw_read_",
+	"_raw_write_",
+	"__raw_spin_",
+	"queued_",
+	"native_queued_",
+	"__pv_queued_",
+	"pv_queued_",
+	"resilient_queued_",
+	"do_raw_spin",
+	"osq_",
+	"mutex_lock",
+	"__mutex_lock",
+	"mutex_spin_on_owner",
+	"mutex_optimistic_spin",
+	"ww_mutex_lock",
+	"__ww_mutex_lock",
+	"down_read",
+	"down_write",
+	"__down",
+	"down",
+	"rwsem_",
+	"__rwsem_",
+	"up_read",
+	"up_write",
+	"rt_mutex",
+	"__rt_mutex",
+	"rt_spin_",
+	"rtlock_",
+	"rwbase_",
+	"rt_read_",
+	"rt_write_",
+	"percpu_down_",
+	"__percpu_down_",
+	"percpu_rwsem_",
+	"lock_acquire",
+	"bpf_trace_run",
+	"__bpf_trace_",
+	"__traceiter_",
+	"trace_contention_",
+	"__trace_contention",
+	"perf_trace_",
+	"bpf_prog_",
+	"__bpf_prog_",
+	"mmap_read_lock",
+	"mmap_write_lock",
+	"__mmap_lock",
+	"_down_write",
+	"_down_read",
+	"raw_spin_rq_lock",
+	"_raw_spin_rq_lock",
+	"__task_rq_lock",
+	"task_rq_lock",
+	"double_rq_lock",
+	"_double_lock_balance",
+	"mutex_unlock",
+	"__mutex_unlock",
+	"__up_read",
+	"__up_write",
+};
+
+int ls_is_lock_fn_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(lock_prefixes) / sizeof(*lock_prefixes);
+	     i++)
+		if (!strncmp(name, lock_prefixes[i], strlen(lock_prefixes[i])))
+			return 1;
+	return 0;
+}
+
+int ls_is_lock_fn(const struct ls_ksyms *ks, const struct ls_ksym *sym)
+{
+	if (ks->lock_text_start && sym->addr >= ks->lock_text_start &&
+	    sym->addr < ks->lock_text_end)
+		return 1;
+	return ls_is_lock_fn_name(sym->name);
+}
+
+static int is_trace_fn(const char *name)
+{
+	return !strncmp(name, "bpf_trace_run", 13) ||
+	       !strncmp(name, "__bpf_trace_", 12) ||
+	       !strncmp(name, "__traceiter_", 12) ||
+	       !strncmp(name, "__bpf_prog_", 11);
+}
+
+const char *ls_caller_of(const struct ls_ksyms *ks, const uint64_t *ips,
+			 size_t n)
+{
+	size_t start = 0;
+
+	/* A stack taken in a tracepoint program starts in the program and
+	 * the tracing glue: begin after the last tracing frame. */
+	for (size_t i = 0; i < n && ips[i]; i++) {
+		const struct ls_ksym *s = ls_ksyms_find(ks, ips[i], NULL);
+
+		if (s && is_trace_fn(s->name))
+			start = i + 1;
+	}
+	for (size_t i = start; i < n && ips[i]; i++) {
+		const struct ls_ksym *s = ls_ksyms_find(ks, ips[i], NULL);
+
+		/* unknown code (BPF programs without kallsyms) is skipped */
+		if (!s || !strchr("tTwW", s->type))
+			continue;
+		if (!ls_is_lock_fn(ks, s))
+			return s->name;
+	}
+	return NULL;
+}
+
+void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row, int with_addr)
+{
+	const char *known = ls_known_name(row->st.known);
+	const struct ls_ksym *sym = NULL, *next = NULL;
+	char base[LS_NAME_MAX];
+	size_t n;
+
+	if (ks)
+		sym = ls_ksyms_find(ks, row->key.addr, &next);
+	if (known) {
+		snprintf(base, sizeof(base), "%s", known);
+	} else if (sym && ls_ksym_is_data(sym) && next &&
+		   row->key.addr - sym->addr < 4096) {
+		if (row->key.addr == sym->addr)
+			snprintf(base, sizeof(base), "%s", sym->name);
+		else
+			snprintf(base, sizeof(base), "%s+0x%llx", sym->name,
+				 (unsigned long long)(row->key.addr -
+						      sym->addr));
+	} else {
+		const char *caller = ls_row_top_caller(row);
+
+		snprintf(base, sizeof(base), "%s@%s",
+			 ls_kind_base(row->key.kind), *caller ? caller : "?");
+	}
+	n = (size_t)snprintf(row->name, sizeof(row->name), "%s", base);
+	if (with_addr && n < sizeof(row->name))
+		snprintf(row->name + n, sizeof(row->name) - n, " [%llx]",
+			 (unsigned long long)row->key.addr);
+}

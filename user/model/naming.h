@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* naming.h - callers from stacks, and names for locks without addresses. */
+#ifndef LS_NAMING_H
+#define LS_NAMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "model/kallsyms.h"
+#include "model/model.h"
+
+/* Is @name locking or tracing machinery (skipped when looking for a caller)? */
+int ls_is_lock_fn_name(const char *name);
+/* Is the symbol locking code: in the lock text section or named like it? */
+int ls_is_lock_fn(const struct ls_ksyms *ks, const struct ls_ksym *sym);
+/* First frame of @ips outside locking code, or NULL. */
+const char *ls_caller_of(const struct ls_ksyms *ks, const uint64_t *ips,
+			 size_t n);
+/*
+ * Name @row into row->name: a recognised lock ("mmap_lock"), a kernel data
+ * symbol ("text_mutex", "jiffies_lock+0x8"), else "<kind>@<top caller>".
+ * With @with_addr the raw address is appended (" [ffff...]").  @ks may be NULL.
+ */
+void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row, int with_addr);
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* compare_table.c - print a comparison the way the kernel test robot does. */
+#include <math.h>
+#include <string.h>
+#include "view/compare_table.h"
+
+static const char *const presence_names[] = {
+	[LS_CMP_BOTH] = "both",
+	[LS_CMP_ONLY_BASE] = "only_base",
+	[LS_CMP_ONLY_NEW] = "only_new",
+};
+
+void ls_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* "12901", or "-" when no run of the side has the metric */
+static const char *mean_cell(char *b, size_t n, const struct ls_cmp_row *r,
+			     int side)
+{
+	if (!r->present[side])
+		return "-";
+	return ls_fmt_num(b, n, r->mean[side]);
+}
+
+/* " ±  3%", or blanks for a single run or a missing side */
+static const char *sd_cell(char *b, size_t n, const struct ls_cmp *c,
+			   const struct ls_cmp_row *r, int side)
+{
+	if (c->runs[side] < 2 || !r->present[side])
+		return "      ";
+	snprintf(b, n, " \u00b1%3.0f%%", ls_sd_pct(r->mean[side], r->sd[side]));
+	return b;
+}
+
+static const char *change_cell(char *b, size_t n, const struct ls_cmp_row *r)
+{
+	if (r->presence == LS_CMP_ONLY_NEW)
+		return "(new)";
+	if (r->presence == LS_CMP_ONLY_BASE)
+		return "(gone)";
+	if (isinf(r->change_pct))
+		return r->change_pct > 0 ? "+inf%" : "-inf%";
+	snprintf(b, n, "%+.1f%%", r->change_pct);
+	return b;
+}
+
+static void side_header(FILE *f, const char *label,
+			const struct ls_cmp_input *in)
+{
+	const struct ls_rec *r0 = &in->recs[0];
+	uint64_t loss[LS_LOSS_MAX] = {0}, lost = 0;
+	int same_cmd = 1, same_kernel = 1;
+
+	fprintf(f, "%s:", label);
+	for (size_t i = 0; i < in->n; i++) {
+		const struct ls_rec *r = &in->recs[i];
+
+		fprintf(f, " %s", in->files[i]);
+		same_cmd &= !strcmp(r->command, r0->command);
+		same_kernel &= !strcmp(r->kernel, r0->kernel);
+		for (unsigned l = 0; l < LS_LOSS_MAX; l++)
+			loss[l] += r->totals.loss[l];
+	}
+	fprintf(f, "\n  kernel %s%s, %u CPUs, %s%s\n", r0->kernel,
+		same_kernel ? "" : " (differs between runs!)", r0->cpus,
+		r0->has_command ? "command: " : "no command", r0->command);
+	if (!same_cmd)
+		fprintf(f, "  note: the runs of this side ran different "
+			   "commands\n");
+	/* waits in flight at the start are normal; the rest undercount */
+	for (unsigned l = 0; l < LS_LOSS_MAX; l++)
+		if (l != LS_LOSS_END_UNMATCHED && l != LS_LOSS_STACK)
+			lost += loss[l];
+	if (lost) {
+		fprintf(f, "  note: events lost in these runs:");
+		for (unsigned l = 0, first = 1; l < LS_LOSS_MAX; l++) {
+			if (l == LS_LOSS_END_UNMATCHED || l == LS_LOSS_STACK ||
+			    !loss[l])
+				continue;
+			fprintf(f, "%s %s %llu", first ? "" : ",",
+				ls_loss_name(l), (unsigned long long)loss[l]);
+			first = 0;
+		}
+		fputc('\n', f);
+	}
+}
+
+static void one_sided(FILE *f, const struct ls_cmp *c,
+		      enum ls_cmp_presence which, const char *label)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct ls_cmp_row *r = &c->rows[i];
+
+		if (r->presence != which ||
+		    strcmp(r->id.metric, "contentions") || r->id.kind < 0)
+			continue;
+		fprintf(f, "%s %s (%s, %s contentions%s)", n ? "," : label,
+			r->id.lock, ls_kind_name((unsigned)r->id.kind),
+			ls_fmt_num((char[32]){0}, 32,
+				   r->mean[which == LS_CMP_ONLY_NEW]),
+			r->minor     ? ", minor"
+			: r->changed ? ""
+				     : ", within noise");
+		n++;
+	}
+	if (n)
+		fputc('\n', f);
+}
+
+void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
+		       const struct ls_cmp_input in[2])
+{
+	char b0[32], b1[32], s0[32], s1[32], ch[32];
+	char h0[32], h1[32];
+	size_t shown = 0;
+
+	side_header(f, "base", &in[0]);
+	side_header(f, "new", &in[1]);
+	snprintf(h0, sizeof(h0), "base (%zu run%s)", c->runs[0],
+		 c->runs[0] == 1 ? "" : "s");
+	snprintf(h1, sizeof(h1), "new (%zu run%s)", c->runs[1],
+		 c->runs[1] == 1 ? "" : "s");
+	fprintf(f, "\n%16s %27s\n", h0, h1);
+	fprintf(f, "---------------- ---------------------------\n");
+	fprintf(f, "         %%stddev     %%change         %%stddev\n");
+	fprintf(f, "             \\          |                \\\n");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct ls_cmp_row *r = &c->rows[i];
+
+		if (!r->changed)
+			continue;
+		fprintf(f, "%10s%s %10s %10s%s  %s\n",
+			mean_cell(b0, sizeof(b0), r, 0),
+			sd_cell(s0, sizeof(s0), c, r, 0),
+			change_cell(ch, sizeof(ch), r),
+			mean_cell(b1, sizeof(b1), r, 1),
+			sd_cell(s1, sizeof(s1), c, r, 1), r->id.key);
+		shown++;
+	}
+	if (!shown)
+		fprintf(f, "%10s\n", "(no metric changed)");
+	fprintf(f,
+		"\n%zu of %zu metrics changed by more than %g%% and more than "
+		"the two standard deviations together; %zu got worse (every "
+		"metric is lower-is-better).\n",
+		c->nchanged, c->n, c->threshold, c->nregressed);
+	if (c->nminor_locks)
+		fprintf(f,
+			"%zu lock%s below %g%% of all contentions and of all "
+			"wait time on both sides left out (--min-share).\n",
+			c->nminor_locks, c->nminor_locks == 1 ? "" : "s",
+			c->min_share);
+	one_sided(f, c, LS_CMP_ONLY_BASE, "only in base:");
+	one_sided(f, c, LS_CMP_ONLY_NEW, "only in new:");
+}
+
+static struct json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static struct json_object *side_json(const struct ls_cmp_input *in)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *files = json_object_new_array();
+
+	for (size_t i = 0; i < in->n; i++) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "file",
+				       json_object_new_string(in->files[i]));
+		json_object_object_add(
+			r, "kernel_release",
+			json_object_new_string(in->recs[i].kernel));
+		json_object_object_add(
+			r, "command",
+			in->recs[i].has_command
+				? json_object_new_string(in->recs[i].command)
+				: NULL);
+		json_object_object_add(
+			r, "duration_s",
+			json_object_new_double(in->recs[i].duration_s));
+		json_object_array_add(files, r);
+	}
+	json_object_object_add(o, "runs", json_object_new_uint64(in->n));
+	json_object_object_add(o, "records", files);
+	return o;
+}
+
+struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
+				   const struct ls_cmp_input in[2])
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *rows = json_object_new_array();
+
+	json_object_object_add(o, "schema",
+			       json_object_new_string("lockscope-compare"));
+	json_object_object_add(o, "schema_version", json_object_new_int(1));
+	json_object_object_add(o, "threshold_pct",
+			       json_object_new_double(c->threshold));
+	json_object_object_add(o, "min_share_pct",
+			       json_object_new_double(c->min_share));
+	json_object_object_add(o, "base", side_json(&in[0]));
+	json_object_object_add(o, "new", side_json(&in[1]));
+	for (size_t i = 0; i < c->n; i++) {
+		const struct ls_cmp_row *r = &c->rows[i];
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "key",
+				       json_object_new_string(r->id.key));
+		json_object_object_add(
+			j, "lock",
+			r->id.kind >= 0 ? json_object_new_string(r->id.lock)
+					: NULL);
+		json_object_object_add(
+			j, "kind",
+			r->id.kind >= 0 ? json_object_new_string(ls_kind_name(
+						  (unsigned)r->id.kind))
+					: NULL);
+		json_object_object_add(j, "metric",
+				       json_object_new_string(r->id.metric));
+		json_object_object_add(j, "base_mean", num(r->mean[0]));
+		json_object_object_add(j, "base_stddev", num(r->sd[0]));
+		json_object_object_add(j, "base_stddev_pct",
+				       num(ls_sd_pct(r->mean[0], r->sd[0])));
+		json_object_object_add(j, "base_runs_present",
+				       json_object_new_int((int)r->present[0]));
+		json_object_object_add(j, "new_mean", num(r->mean[1]));
+		json_object_object_add(j, "new_stddev", num(r->sd[1]));
+		json_object_object_add(j, "new_stddev_pct",
+				       num(ls_sd_pct(r->mean[1], r->sd[1])));
+		json_object_object_add(j, "new_runs_present",
+				       json_object_new_int((int)r->present[1]));
+		/* null when the base mean is 0 (infinite change) */
+		json_object_object_add(j, "change_pct", num(r->change_pct));
+		json_object_object_add(
+			j, "presence",
+			json_object_new_string(presence_names[r->presence]));
+		json_object_object_add(j, "minor",
+				       json_object_new_boolean(r->minor));
+		json_object_object_add(j, "changed",
+				       json_object_new_boolean(r->changed));
+		json_object_object_add(j, "regressed",
+				       json_object_new_boolean(r->regressed));
+		json_object_array_add(rows, j);
+	}
+	json_object_object_add(o, "changed",
+			       json_object_new_uint64(c->nchanged));
+	json_object_object_add(o, "regressed",
+			       json_object_new_uint64(c->nregressed));
+	json_object_object_add(o, "rows", rows);
+	return o;
+}
+
+void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c)
+{
+	fprintf(f, "key,lock,kind,metric,base_mean,base_stddev_pct,base_runs_"
+		   "present,change_pct,new_mean,new_stddev_pct,new_runs_"
+		   "present,presence,minor,changed,regressed\n");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct ls_cmp_row *r = &c->rows[i];
+		char a[32], b[32], d[32], e[32], g[32];
+
+		ls_csv_field(f, r->id.key);
+		fputc(',', f);
+		ls_csv_field(f, r->id.lock);
+		fprintf(f, ",%s,",
+			r->id.kind >= 0 ? ls_kind_name((unsigned)r->id.kind)
+					: "");
+		ls_csv_field(f, r->id.metric);
+		fprintf(f, ",%s,%s,%u,%s,%s,%s,%u,%s,%d,%d,%d\n",
+			ls_fmt_num(a, sizeof(a), r->mean[0]),
+			ls_fmt_num(b, sizeof(b),
+				   ls_sd_pct(r->mean[0], r->sd[0])),
+			r->present[0],
+			isfinite(r->change_pct)
+				? ls_fmt_num(d, sizeof(d), r->change_pct)
+				: "",
+			ls_fmt_num(e, sizeof(e), r->mean[1]),
+			ls_fmt_num(g, sizeof(g),
+				   ls_sd_pct(r->mean[1], r->sd[1])),
+			r->present[1], presence_names[r->presence], r->minor,
+			r->changed, r->regressed);
+	}
+}

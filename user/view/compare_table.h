@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* compare_table.h - a comparison as a robot-style table, JSON or CSV. */
+#ifndef LS_VIEW_COMPARE_H
+#define LS_VIEW_COMPARE_H
+
+#include <stdio.h>
+#include <json-c/json.h>
+#include "analysis/compare.h"
+
+/* The records of one side and the files they came from. */
+struct ls_cmp_input {
+	const struct ls_rec *recs;
+	char *const *files;
+	size_t n;
+};
+
+/* Header, the rows that changed, and what was hidden or one-sided. */
+void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
+		       const struct ls_cmp_input in[2]);
+/* Every row, with its flags ("lockscope-compare" schema version 1). */
+struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
+				   const struct ls_cmp_input in[2]);
+/* Every row, one line each, with a header line. */
+void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c);
+/* RFC 4180 field: quoted when it holds a comma, quote or line break. */
+void ls_csv_field(FILE *f, const char *s);
+
+#endif

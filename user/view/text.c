@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* text.c - plain text output of snapshots: the hist report and top's
+ * batch frames. */
+#include <string.h>
+#include <time.h>
+#include "model/hist.h"
+#include "view/text.h"
+
+void ls_print_losses(FILE *f, const struct ls_snapshot *s)
+{
+	uint64_t total = 0;
+	int first = 1;
+
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
+		total += s->loss[i];
+	if (!total) {
+		fprintf(f, "losses: none\n");
+		return;
+	}
+	fprintf(f, "losses: %llu (", (unsigned long long)total);
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++) {
+		if (!s->loss[i])
+			continue;
+		fprintf(f, "%s%s %llu", first ? "" : ", ", ls_loss_name(i),
+			(unsigned long long)s->loss[i]);
+		first = 0;
+	}
+	fprintf(f, ")\n");
+}
+
+static uint64_t all_samples(const struct ls_snapshot *s)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++)
+		n += s->func_samples[i];
+	return n;
+}
+
+void ls_print_spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
+{
+	uint64_t all = all_samples(s), spin = 0;
+
+	for (unsigned i = 0; i < s->nfuncs; i++)
+		spin += s->func_samples[i];
+	fprintf(f,
+		"\nCPU time spent spinning (cpu-clock %u Hz, %llu samples on "
+		"%u CPUs, %.2f%% spinning):\n",
+		hz, (unsigned long long)all, s->ncpus,
+		all ? 100.0 * (double)spin / (double)all : 0.0);
+	if (!spin) {
+		fprintf(f, "  (no samples inside spin functions)\n");
+		return;
+	}
+	fprintf(f, "  %-36s %8s %9s  %s\n", "FUNCTION", "SHARE", "SAMPLES",
+		"CALLERS (share of the function's samples)");
+	for (unsigned i = 0; i < s->nfuncs; i++) {
+		uint64_t n = s->func_samples[i];
+		size_t idx[3] = {0};
+		int k = 0;
+
+		if (!n)
+			continue;
+		fprintf(f, "  %-36s %7.2f%% %9llu  ", s->func_name[i],
+			100.0 * (double)n / (double)all, (unsigned long long)n);
+		/* the function's three most sampled callers, best first */
+		for (size_t a = 0; a < s->nspin_callers; a++) {
+			const struct ls_spin_caller *x = &s->spin_callers[a];
+			int pos = k;
+
+			if (x->func != i || !x->samples)
+				continue;
+			while (pos > 0 &&
+			       s->spin_callers[idx[pos - 1]].samples <
+				       x->samples)
+				pos--;
+			if (pos >= 3)
+				continue;
+			for (int m = (k < 3 ? k : 2); m > pos; m--)
+				idx[m] = idx[m - 1];
+			idx[pos] = a;
+			if (k < 3)
+				k++;
+		}
+		for (int m = 0; m < k; m++) {
+			const struct ls_spin_caller *x =
+				&s->spin_callers[idx[m]];
+
+			fprintf(f, "%s%s %.0f%%", m ? ", " : "", x->fn,
+				100.0 * (double)x->samples / (double)n);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void row_summary(FILE *f, const struct ls_row *r)
+{
+	char t[16], a[16], mx[16], mn[16], sp[16], sl[16];
+	double won = ls_row_spin_won_pct(r);
+
+	fprintf(f,
+		"  contentions %llu  total %s  avg %s  min %s  max %s  peak "
+		"waiters %llu  waiting now %lld  gave up %llu\n",
+		(unsigned long long)r->st.contentions,
+		ls_fmt_ns(t, sizeof(t), r->st.total_ns),
+		ls_fmt_ns(a, sizeof(a), ls_row_avg_ns(r)),
+		ls_fmt_ns(mn, sizeof(mn), ls_row_min_ns(r)),
+		ls_fmt_ns(mx, sizeof(mx), r->st.max_ns),
+		(unsigned long long)r->st.peak_waiters_all,
+		(long long)r->st.waiters, (unsigned long long)r->st.gave_up);
+	fprintf(f, "  spin %s  sleep %s",
+		ls_fmt_ns(sp, sizeof(sp), r->st.spin_ns),
+		ls_fmt_ns(sl, sizeof(sl), r->st.sleep_ns));
+	if (won >= 0)
+		fprintf(f,
+			"  spins won %llu, fell back to sleep %llu (%.1f%% "
+			"won)",
+			(unsigned long long)r->st.spin_won,
+			(unsigned long long)r->st.spin_failed, won);
+	fputc('\n', f);
+	if (r->st.osq_calls || r->st.slow_calls) {
+		char o1[16], s1[16], u1[16];
+
+		fprintf(f,
+			"  probes: osq_lock %s in %llu calls (%llu bailed out, "
+			"peak %llu spinners)  slow path %s in %llu calls, %s "
+			"outside tracepoint waits%s\n",
+			ls_fmt_ns(o1, sizeof(o1), r->st.osq_ns),
+			(unsigned long long)r->st.osq_calls,
+			(unsigned long long)r->st.osq_bailouts,
+			(unsigned long long)r->st.osq_peak,
+			ls_fmt_ns(s1, sizeof(s1), r->st.slow_ns),
+			(unsigned long long)r->st.slow_calls,
+			ls_fmt_ns(u1, sizeof(u1), r->st.slow_untraced_ns),
+			r->key.kind == LS_KIND_RWSEM_W
+				? " (writer spin, in spin)"
+				: "");
+	}
+	if (r->ncallers) {
+		fprintf(f, "  callers (%llu sampled stacks):",
+			(unsigned long long)r->caller_samples);
+		for (unsigned i = 0; i < r->ncallers; i++)
+			fprintf(f, "%s %s %.0f%%", i ? "," : "",
+				r->callers[i].fn,
+				100.0 * (double)r->callers[i].samples /
+					(double)r->caller_samples);
+		fputc('\n', f);
+	}
+}
+
+void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
+		   unsigned n, const char *sources, unsigned hz,
+		   unsigned stack_every)
+{
+	size_t shown = s->nrows < n ? s->nrows : n;
+
+	fprintf(f, "lockscope hist: %.1fs, sources: %s\n", secs, sources);
+	fprintf(f,
+		"events: %llu begins, %llu ends, %llu waits recorded, %zu "
+		"locks; callers sampled every %u contentions\n",
+		(unsigned long long)s->ctr[LS_CTR_BEGIN],
+		(unsigned long long)s->ctr[LS_CTR_END],
+		(unsigned long long)s->ctr[LS_CTR_RECORDED], s->nrows,
+		stack_every);
+	ls_print_losses(f, s);
+	if (!s->nrows)
+		fprintf(f, "\nno contended locks seen\n");
+	for (size_t i = 0; i < shown; i++) {
+		const struct ls_row *r = &s->rows[i];
+
+		fprintf(f, "\n#%zu %s (%s)\n", i + 1, r->name,
+			ls_kind_name(r->key.kind));
+		row_summary(f, r);
+		if (r->st.spin_ns && r->st.sleep_ns)
+			ls_hist_print(f, "spin", r->st.hist_spin, "sleep",
+				      r->st.hist_sleep);
+		else if (r->st.spin_ns)
+			ls_hist_print(f, "spin", r->st.hist_spin, NULL, NULL);
+		else
+			ls_hist_print(f, "sleep", r->st.hist_sleep, NULL, NULL);
+	}
+	if (shown < s->nrows)
+		fprintf(f, "\n(%zu more locks not shown; -n to show more)\n",
+			s->nrows - shown);
+	if (hz)
+		ls_print_spin_share(f, s, hz);
+}
+
+void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
+		    unsigned n, const char *sources, const char *extra)
+{
+	size_t shown = d->nrows < n ? d->nrows : n;
+	uint64_t all = all_samples(d), spin = 0;
+	time_t now = time(NULL);
+	char ts[32];
+
+	for (unsigned i = 0; i < d->nfuncs; i++)
+		spin += d->func_samples[i];
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
+	fprintf(f, "lockscope top - %s  interval %.1fs  sources: %s\n", ts,
+		secs, sources);
+	fprintf(f, "events/s: %.0f begins, %.0f ends; spin CPU share %.2f%%; ",
+		(double)d->ctr[LS_CTR_BEGIN] / secs,
+		(double)d->ctr[LS_CTR_END] / secs,
+		all ? 100.0 * (double)spin / (double)all : 0.0);
+	ls_print_losses(f, d);
+	if (extra)
+		fprintf(f, "%s\n", extra);
+	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %s\n", "LOCK",
+		"KIND", "CONT/s", "SPINms/s", "SLEEPms/s", "AVG", "MAX", "WAIT",
+		"PEAK", "WON%", "CALLER");
+	for (size_t i = 0; i < shown; i++) {
+		const struct ls_row *r = &d->rows[i];
+		char avg[16], mx[16], mxs[20], won[16];
+		double w = ls_row_spin_won_pct(r);
+
+		if (w >= 0)
+			snprintf(won, sizeof(won), "%.0f", w);
+		else
+			snprintf(won, sizeof(won), "-");
+		/* "<x": no new maximum this interval, its longest wait < x */
+		snprintf(mxs, sizeof(mxs), "%s%s", r->max_bound ? "<" : "",
+			 ls_fmt_ns(mx, sizeof(mx), r->st.max_ns));
+		fprintf(f,
+			"%-32.32s %-9s %9.0f %9.2f %9.2f %9s %9s %5lld %5llu "
+			"%6s %s\n",
+			r->name, ls_kind_name(r->key.kind),
+			(double)r->st.contentions / secs,
+			(double)r->st.spin_ns / 1e6 / secs,
+			(double)r->st.sleep_ns / 1e6 / secs,
+			ls_fmt_ns(avg, sizeof(avg), ls_row_avg_ns(r)), mxs,
+			(long long)r->st.waiters,
+			(unsigned long long)r->st.peak_waiters, won,
+			ls_row_top_caller(r));
+	}
+	fputc('\n', f);
+	fflush(f);
+}

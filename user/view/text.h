@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* text.h - plain text output of snapshots (hist report, top frames). */
+#ifndef LS_VIEW_TEXT_H
+#define LS_VIEW_TEXT_H
+
+#include <stdio.h>
+#include "model/model.h"
+#include "model/sources.h"
+
+/* "losses: none" or "losses: 3 (end without begin 2, stack failed 1)". */
+void ls_print_losses(FILE *f, const struct ls_snapshot *s);
+/* The sampler's spin-share table (functions, then their callers). */
+void ls_print_spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz);
+/* hist report for @s (rows already filtered and sorted), @n locks. */
+void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
+		   unsigned n, const char *sources, unsigned hz,
+		   unsigned stack_every);
+/* One top frame: @d is the interval delta, @secs its length; @extra, if
+ * not NULL, is one more header line (lockscope's cost). */
+void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
+		    unsigned n, const char *sources, const char *extra);
+
+#endif
