@@ -120,6 +120,24 @@ static __always_inline void bump(void *map, __u32 idx)
 		*v += 1; /* per-CPU slot: no atomic needed */
 }
 
+/*
+ * The entry of @key in the tid-keyed @map (task_state, probe_state), created
+ * from @init when missing; NULL, counted as a loss, when the map is full.
+ */
+static __always_inline void *lookup_or_create(void *map, __u32 *key,
+					      const void *init)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	if (!bpf_map_update_elem(map, key, init, BPF_NOEXIST))
+		v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		bump(&losses, LS_LOSS_TASK_MAP_FULL);
+	return v;
+}
+
 /* 64-bit throughout and masked: older verifiers lose 32-bit bounds. */
 static __always_inline __u64 log2_slot(__u64 v)
 {
@@ -198,7 +216,11 @@ static __always_inline __u32 known_lock(__u64 lock)
 	return LS_KNOWN_NONE;
 }
 
-/* Find or create the lock's stats entry (begin only: it may insert). */
+/*
+ * Find or create the lock's stats entry.  It may insert: callers are
+ * contention_begin and the function probes, never contention_end.  NULL
+ * when lock_stats is full (the wait's end counts that loss).
+ */
 static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 {
 	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, k), *init;
@@ -370,38 +392,53 @@ static __always_inline int spun_here(struct ls_waits *cs, __u64 lock, __u32 tid)
 	       top->kind == LS_KIND_MUTEX && top->phase == LS_PHASE_SPIN;
 }
 
-/* The spin failed: close the spin phase, move the wait to the task. */
-static __always_inline int spin_to_sleep(struct ls_waits *cs, __u64 id,
-					 __u64 now)
+/*
+ * A mutex's second begin: its spin failed and it goes to sleep.  Add the
+ * spin phase to the lock's stats and open the sleep phase of @w.  Returns
+ * the lock's stats (NULL if it has none).
+ */
+static __always_inline struct ls_lock_stats *spin_failed(struct ls_wait *w,
+							 __u64 now)
 {
-	__u32 tid = (__u32)id, d = cs->depth;
-	struct ls_wait w = cs->w[(d - 1) & (LS_DEPTH - 1)];
-	struct ls_lock_key key = {.addr = w.addr, .kind = w.kind};
+	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
 	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
-	struct ls_waits *ws;
 
-	bump(&counters, LS_CTR_PHASE);
-	cs->depth = d - 1;
 	if (s) {
-		__u64 dt = now - w.phase_ns;
+		__u64 dt = now - w->phase_ns;
 
 		__sync_fetch_and_add(&s->spin_ns, dt);
 		__sync_fetch_and_add(&s->spin_failed, 1);
 		__sync_fetch_and_add(&s->hist_spin[log2_slot(dt)], 1);
 	}
-	w.phase = LS_PHASE_SLEEP;
-	w.phase_ns = now;
-	ws = bpf_map_lookup_elem(&task_state, &tid);
-	if (!ws) {
-		struct ls_waits init = {};
+	w->phase = LS_PHASE_SLEEP;
+	w->phase_ns = now;
+	return s;
+}
 
-		init.tgid = id >> 32;
-		if (bpf_map_update_elem(&task_state, &tid, &init, BPF_NOEXIST))
-			goto lost;
-		ws = bpf_map_lookup_elem(&task_state, &tid);
-		if (!ws)
-			goto lost;
-	}
+/* The wait stack of task @id (pid_tgid), created empty on first use. */
+static __always_inline struct ls_waits *task_waits(__u64 id)
+{
+	struct ls_waits init = {.tgid = id >> 32};
+	__u32 tid = (__u32)id;
+
+	return lookup_or_create(&task_state, &tid, &init);
+}
+
+/* The spin failed: close the spin phase, move the wait to the task. */
+static __always_inline int spin_to_sleep(struct ls_waits *cs, __u64 id,
+					 __u64 now)
+{
+	__u32 d = cs->depth;
+	struct ls_wait w = cs->w[(d - 1) & (LS_DEPTH - 1)];
+	struct ls_lock_stats *s;
+	struct ls_waits *ws;
+
+	bump(&counters, LS_CTR_PHASE);
+	cs->depth = d - 1;
+	s = spin_failed(&w, now);
+	ws = task_waits(id);
+	if (!ws)
+		goto undo; /* counted as a loss */
 	d = ws->depth;
 	if (d >= LS_DEPTH) {
 		ws->depth = d + 1;
@@ -411,14 +448,22 @@ static __always_inline int spin_to_sleep(struct ls_waits *cs, __u64 id,
 	ws->w[d & (LS_DEPTH - 1)] = w;
 	ws->depth = d + 1;
 	return 0;
-lost:
-	bump(&losses, LS_LOSS_TASK_MAP_FULL);
 undo:
 	if (s) /* the wait leaves the gauge: its end will not be seen */
 		__sync_fetch_and_add(&s->waiters, -1);
 	return 0;
 }
 
+/*
+ * contention_begin of @lock with the tracepoint's @flags: open a wait.
+ *
+ * Spinning waits (spinlocks, rwlocks, a mutex's first begin while it spins)
+ * go on this CPU's stack in cpu_state; sleeping ones on the task's stack in
+ * task_state, created here.  A mutex's second begin (same task, same lock)
+ * closes the spin phase and opens the sleep phase: no second contention and
+ * no second waiter.  A new lock counts a contention begun, a waiter, and
+ * every stack_every-th begin a caller stack.  Each drop is a counted loss.
+ */
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
@@ -449,18 +494,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 		if (ws)
 			clean_stale(ws, tid);
 	} else {
-		ws = bpf_map_lookup_elem(&task_state, &tid);
-		if (!ws) {
-			struct ls_waits init = {};
-
-			init.tgid = id >> 32;
-			if (bpf_map_update_elem(&task_state, &tid, &init,
-						BPF_NOEXIST)) {
-				bump(&losses, LS_LOSS_TASK_MAP_FULL);
-				return 0;
-			}
-			ws = bpf_map_lookup_elem(&task_state, &tid);
-		}
+		ws = task_waits(id);
 	}
 	if (!ws)
 		return 0;
@@ -485,21 +519,8 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 			/* Same task, same lock: a mutex going from spin to
 			 * sleep. */
 			bump(&counters, LS_CTR_PHASE);
-			if (top->phase != LS_PHASE_SPIN)
-				return 0;
-			key.addr = lock;
-			key.kind = top->kind;
-			s = bpf_map_lookup_elem(&lock_stats, &key);
-			if (s) {
-				__u64 dt = now - top->phase_ns;
-
-				__sync_fetch_and_add(&s->spin_ns, dt);
-				__sync_fetch_and_add(&s->spin_failed, 1);
-				__sync_fetch_and_add(
-					&s->hist_spin[log2_slot(dt)], 1);
-			}
-			top->phase = LS_PHASE_SLEEP;
-			top->phase_ns = now;
+			if (top->phase == LS_PHASE_SPIN)
+				spin_failed(top, now);
 			return 0;
 		}
 	}
@@ -532,7 +553,12 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 	return 0;
 }
 
-/* Pop the wait on @lock from @ws; returns 1 and fills @out when found. */
+/*
+ * Pop the wait of task @tid on @lock from @ws, with any waits above it
+ * (their ends were missed: counted as orphaned, taken off their gauges).
+ * Returns 1 with @out filled; 0 when @ws holds no such wait; -1 when the
+ * innermost wait was never recorded (nesting overflow, counted at begin).
+ */
 static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock, __u32 tid,
 				    struct ls_wait *out)
 {
@@ -608,6 +634,15 @@ static __always_inline void credit_slow_path(__u32 tid, struct ls_wait *w,
 		pt->slow_tp_ns += now - w->start_ns;
 }
 
+/*
+ * contention_end of @lock, @ret < 0 when the waiter gave up: close the wait.
+ *
+ * The wait is looked for on this CPU's stack (spinning waits, a mutex spin
+ * that won), then on the task's stack, whose entry goes when it empties.
+ * The whole wait and its open phase are added to the lock's stats.  This
+ * runs inside a spinlock's critical section: lookups and atomics only, no
+ * stack walk, no map insert.  An end without a seen begin is a counted loss.
+ */
 static __always_inline int on_end(__u64 lock, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
@@ -733,18 +768,12 @@ static __always_inline __u64 osq_offset(__u32 kind)
 	return ~0ULL;
 }
 
-static __always_inline struct ls_probe_task *ptask(__u32 tid, int create)
+/* The open function-probe calls of task @tid, created empty on first use. */
+static __always_inline struct ls_probe_task *ptask(__u32 tid)
 {
-	struct ls_probe_task *pt = bpf_map_lookup_elem(&probe_state, &tid);
 	struct ls_probe_task init = {};
 
-	if (pt || !create)
-		return pt;
-	if (bpf_map_update_elem(&probe_state, &tid, &init, BPF_NOEXIST)) {
-		bump(&losses, LS_LOSS_TASK_MAP_FULL);
-		return NULL;
-	}
-	return bpf_map_lookup_elem(&probe_state, &tid);
+	return lookup_or_create(&probe_state, &tid, &init);
 }
 
 static __always_inline int slow_enter(__u64 lock, __u32 kind)
@@ -754,7 +783,7 @@ static __always_inline int slow_enter(__u64 lock, __u32 kind)
 
 	if (targ_tgid && (id >> 32) != targ_tgid)
 		return 0;
-	pt = ptask((__u32)id, 1);
+	pt = ptask((__u32)id);
 	if (!pt)
 		return 0;
 	if (pt->slow_lock) {
@@ -841,7 +870,7 @@ static __always_inline int osq_enter(__u64 osq)
 
 	if (targ_tgid && (id >> 32) != targ_tgid)
 		return 0;
-	pt = ptask(tid, 1);
+	pt = ptask(tid);
 	if (!pt)
 		return 0;
 	if (pt->osq_start) {
@@ -915,6 +944,11 @@ static __always_inline int osq_exit(int got)
 	return 0;
 }
 
+/*
+ * osq_lock's twins: fentry/fexit by BTF name, kprobe/kretprobe by address
+ * on every clone.  Written out: its exit reads the bool return, which the
+ * two mechanisms deliver differently.
+ */
 SEC("fentry/osq_lock")
 int BPF_PROG(osq_enter_fentry, struct optimistic_spin_queue *lock)
 {
@@ -927,43 +961,6 @@ int BPF_PROG(osq_exit_fexit, struct optimistic_spin_queue *lock, bool ret)
 	return osq_exit(ret);
 }
 
-SEC("fentry/__mutex_lock")
-int BPF_PROG(mutex_enter_fentry, struct mutex *lock)
-{
-	return slow_enter((__u64)lock, LS_KIND_MUTEX);
-}
-
-SEC("fexit/__mutex_lock")
-int BPF_PROG(mutex_exit_fexit)
-{
-	return slow_exit(LS_KIND_MUTEX);
-}
-
-SEC("fentry/rwsem_down_write_slowpath")
-int BPF_PROG(wslow_enter_fentry, struct rw_semaphore *sem)
-{
-	return slow_enter((__u64)sem, LS_KIND_RWSEM_W);
-}
-
-SEC("fexit/rwsem_down_write_slowpath")
-int BPF_PROG(wslow_exit_fexit)
-{
-	return slow_exit(LS_KIND_RWSEM_W);
-}
-
-SEC("fentry/rwsem_down_read_slowpath")
-int BPF_PROG(rslow_enter_fentry, struct rw_semaphore *sem)
-{
-	return slow_enter((__u64)sem, LS_KIND_RWSEM_R);
-}
-
-SEC("fexit/rwsem_down_read_slowpath")
-int BPF_PROG(rslow_exit_fexit)
-{
-	return slow_exit(LS_KIND_RWSEM_R);
-}
-
-/* kprobe twins: attached by address to every clone the kernel has. */
 SEC("kprobe")
 int BPF_KPROBE(osq_enter_kp, void *lock)
 {
@@ -976,38 +973,34 @@ int BPF_KRETPROBE(osq_exit_kp, long ret)
 	return osq_exit((ret & 0xff) != 0); /* bool in the low byte */
 }
 
-SEC("kprobe")
-int BPF_KPROBE(mutex_enter_kp, void *lock)
-{
-	return slow_enter((__u64)lock, LS_KIND_MUTEX);
-}
+/*
+ * The slow-path twins: fentry/fexit by BTF name and kprobe/kretprobe by
+ * address, four programs per target around slow_enter/slow_exit.  A macro
+ * because each program needs a SEC() and a name of its own (the skeleton's
+ * progs.<name>_enter_fentry, ...), which no helper function can give.
+ */
+#define SLOW_PATH_PROBES(name, func, kind)                                     \
+	SEC("fentry/" #func)                                                   \
+	int BPF_PROG(name##_enter_fentry, void *lock)                          \
+	{                                                                      \
+		return slow_enter((__u64)lock, kind);                          \
+	}                                                                      \
+	SEC("fexit/" #func)                                                    \
+	int BPF_PROG(name##_exit_fexit)                                        \
+	{                                                                      \
+		return slow_exit(kind);                                        \
+	}                                                                      \
+	SEC("kprobe")                                                          \
+	int BPF_KPROBE(name##_enter_kp, void *lock)                            \
+	{                                                                      \
+		return slow_enter((__u64)lock, kind);                          \
+	}                                                                      \
+	SEC("kretprobe")                                                       \
+	int BPF_KRETPROBE(name##_exit_kp)                                      \
+	{                                                                      \
+		return slow_exit(kind);                                        \
+	}
 
-SEC("kretprobe")
-int BPF_KRETPROBE(mutex_exit_kp)
-{
-	return slow_exit(LS_KIND_MUTEX);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(wslow_enter_kp, void *sem)
-{
-	return slow_enter((__u64)sem, LS_KIND_RWSEM_W);
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(wslow_exit_kp)
-{
-	return slow_exit(LS_KIND_RWSEM_W);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(rslow_enter_kp, void *sem)
-{
-	return slow_enter((__u64)sem, LS_KIND_RWSEM_R);
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(rslow_exit_kp)
-{
-	return slow_exit(LS_KIND_RWSEM_R);
-}
+SLOW_PATH_PROBES(mutex, __mutex_lock, LS_KIND_MUTEX)
+SLOW_PATH_PROBES(wslow, rwsem_down_write_slowpath, LS_KIND_RWSEM_W)
+SLOW_PATH_PROBES(rslow, rwsem_down_read_slowpath, LS_KIND_RWSEM_R)

@@ -241,4 +241,27 @@ struct ls_owner_args {
 #define LS_RWSEM_WRITER_LOCKED 0x1ULL
 #define LS_RWSEM_READER_SHIFT 8 /* rwsem count word: readers from bit 8 */
 
+/* ---- what must hold --------------------------------------------------- */
+
+/* Used as index masks (x & (N - 1)) to bound array accesses in BPF. */
+_Static_assert((LS_DEPTH & (LS_DEPTH - 1)) == 0,
+	       "LS_DEPTH must be a power of two");
+_Static_assert((LS_HIST_SLOTS & (LS_HIST_SLOTS - 1)) == 0,
+	       "LS_HIST_SLOTS must be a power of two");
+/* The sampler's extra slots come after every spin function's index. */
+_Static_assert(LS_SPIN_FUNC_OTHER >= LS_MAX_SPIN_RANGES &&
+		       LS_SPIN_FUNC_USER < LS_SPIN_SLOTS,
+	       "spin_samples slots overlap");
+/* Same layout on both sides: no hidden padding, 8-byte multiples. */
+_Static_assert(sizeof(struct ls_lock_key) == 16, "ls_lock_key layout");
+_Static_assert(sizeof(struct ls_caller_key) == 16, "ls_caller_key layout");
+_Static_assert(sizeof(struct ls_wait) == 40, "ls_wait layout");
+_Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 40, "ls_waits layout");
+_Static_assert(sizeof(struct ls_probe_task) == 48, "ls_probe_task layout");
+_Static_assert(sizeof(struct ls_spin_range) == 24, "ls_spin_range layout");
+_Static_assert(sizeof(struct ls_spin_key) == 8, "ls_spin_key layout");
+_Static_assert(sizeof(struct ls_owner_args) == 56, "ls_owner_args layout");
+_Static_assert(sizeof(struct ls_lock_stats) == (23 + 3 * LS_HIST_SLOTS) * 8,
+	       "ls_lock_stats layout");
+
 #endif /* LOCKSCOPE_H */

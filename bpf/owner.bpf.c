@@ -19,6 +19,9 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+_Static_assert(sizeof(((struct ls_owner_args *)0)->comm) == TASK_COMM_LEN,
+	       "ls_owner_args.comm holds a task's comm");
+
 /* Field layouts that differ between kernels, resolved by CO-RE. */
 struct mutex___owner {
 	atomic_long_t owner;
@@ -39,7 +42,7 @@ int read_owner(struct ls_owner_args *a)
 	__u64 addr = a->addr, word = 0, count = 0;
 	__u32 kind = a->kind, tid = 0, tgid = 0;
 	struct task_struct *t;
-	char comm[16] = {};
+	char comm[TASK_COMM_LEN] = {};
 	long err = -2; /* ENOENT: kind without an owner word */
 
 	if (kind == LS_KIND_MUTEX &&

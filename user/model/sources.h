@@ -4,13 +4,15 @@
 #define LS_SOURCES_H
 
 #include <stdio.h>
+#include <linux/types.h>
+#include "lockscope.h"
 
 enum ls_source_id {
 	LS_SRC_TP = 0,	/* lock:contention_begin/end */
 	LS_SRC_SAMPLER, /* cpu-clock perf_event sampler */
 	LS_SRC_PROBE,	/* first function-probe target: LS_SRC_PROBE + ls_target
 			 */
-	LS_SRC_MAX = LS_SRC_PROBE + 4, /* LS_TGT_MAX targets */
+	LS_SRC_MAX = LS_SRC_PROBE + LS_TGT_MAX, /* one per probe target */
 };
 
 /* How function probes may attach (--source). */
