@@ -65,28 +65,25 @@ static void probe_sources(const struct ls_collector_opts *o,
 
 	memset(src, 0, sizeof(*src) * LS_SRC_MAX);
 	s = &src[LS_SRC_TP];
-	if (!ls_probe_tp_btf(s)) {
-		s->available = 1;
-		snprintf(s->mech, sizeof(s->mech), "tp_btf");
-		snprintf(s->reason, sizeof(s->reason),
-			 "lock:contention_begin/end present in kernel BTF");
-	} else if (!strstr(s->reason, "no lock:contention_begin")) {
-		s->available = 1;
-		snprintf(s->mech, sizeof(s->mech), "raw_tp");
-	}
+	ls_source_set_mech(s, ls_probe_tracepoints(s));
+	s->available = s->mech_id != LS_MECH_NONE;
+	s->why = s->available ? LS_WHY_OK : LS_WHY_ABSENT;
 	if (o->no_tracepoints) {
 		snprintf(s->reason, sizeof(s->reason), "disabled by option");
+		s->why = LS_WHY_DISABLED;
 	}
 
 	s = &src[LS_SRC_SAMPLER];
 	snprintf(s->name, sizeof(s->name), "cpu sampler");
-	snprintf(s->mech, sizeof(s->mech), "perf_event");
+	ls_source_set_mech(s, LS_MECH_PERF_EVENT);
 	if (!o->sample_hz) {
 		s->available = !ls_probe_sampler(99, why, sizeof(why));
 		snprintf(s->reason, sizeof(s->reason), "disabled by -F 0");
+		s->why = LS_WHY_DISABLED;
 	} else {
 		s->available = !ls_probe_sampler(o->sample_hz, s->reason,
 						 sizeof(s->reason));
+		s->why = s->available ? LS_WHY_OK : LS_WHY_REFUSED;
 		if (s->available)
 			snprintf(s->reason, sizeof(s->reason),
 				 "cpu-clock at %u Hz per CPU", o->sample_hz);
@@ -170,7 +167,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 static int load(struct ls_collector *c)
 {
 	struct ls_source *tp = &c->src[LS_SRC_TP];
-	int use_btf = !strcmp(tp->mech, "tp_btf"), err;
+	int use_btf = tp->mech_id == LS_MECH_TP_BTF, err;
 
 	err = open_and_configure(c, use_btf);
 	if (err)
@@ -189,7 +186,7 @@ static int load(struct ls_collector *c)
 			 ls_probe_why(err));
 		lockscope_bpf__destroy(c->skel);
 		c->skel = NULL;
-		snprintf(tp->mech, sizeof(tp->mech), "raw_tp");
+		ls_source_set_mech(tp, LS_MECH_RAW_TP);
 		err = open_and_configure(c, 0);
 		if (!err)
 			err = lockscope_bpf__load(c->skel);
@@ -200,7 +197,7 @@ static int load(struct ls_collector *c)
 static void attach_tracepoints(struct ls_collector *c)
 {
 	struct ls_source *s = &c->src[LS_SRC_TP];
-	int btf = !strcmp(s->mech, "tp_btf");
+	int btf = s->mech_id == LS_MECH_TP_BTF;
 	struct bpf_program *p[2] = {
 		btf ? c->skel->progs.begin_btf : c->skel->progs.begin_raw,
 		btf ? c->skel->progs.end_btf : c->skel->progs.end_raw,
@@ -216,6 +213,7 @@ static void attach_tracepoints(struct ls_collector *c)
 			snprintf(s->reason, sizeof(s->reason),
 				 "attaching %s failed: %s",
 				 bpf_program__name(p[i]), ls_probe_why(err));
+			s->why = LS_WHY_FAILED;
 			return;
 		}
 	}
@@ -233,6 +231,7 @@ static void attach_sampler(struct ls_collector *c)
 		snprintf(s->reason, sizeof(s->reason),
 			 "kallsyms unreadable: spin functions cannot be "
 			 "located");
+		s->why = LS_WHY_NO_KSYMS;
 		return;
 	}
 	c->perf_links =
@@ -259,6 +258,7 @@ static void attach_sampler(struct ls_collector *c)
 	if (!attached) {
 		snprintf(s->reason, sizeof(s->reason),
 			 "no CPU could be sampled: %s", ls_probe_why(err));
+		s->why = LS_WHY_FAILED;
 		return;
 	}
 	s->active = 1;

@@ -10,11 +10,9 @@
 
 #define LS_MAX_CLONES 8
 
-enum ls_mech { LS_MECH_NONE = 0, LS_MECH_FENTRY, LS_MECH_KPROBE };
-
 /* How one function-probe target is (to be) attached. */
 struct ls_tgt_plan {
-	enum ls_mech mech;
+	enum ls_mech mech; /* LS_MECH_FENTRY, LS_MECH_KPROBE or none */
 	unsigned nsyms;
 	uint64_t addr[LS_MAX_CLONES]; /* every clone, from kallsyms */
 	int in_btf; /* the plain name is a BTF function (fentry possible) */

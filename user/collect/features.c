@@ -33,19 +33,18 @@ static const char *why_errno(int err)
 	}
 }
 
-int ls_probe_tp_btf(struct ls_source *s)
+enum ls_mech ls_probe_tracepoints(struct ls_source *s)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
-	int id, err;
+	int id;
 
 	snprintf(s->name, sizeof(s->name), "tracepoints");
 	if (!btf) {
-		err = errno;
 		snprintf(s->reason, sizeof(s->reason),
 			 "kernel BTF unreadable (%s): tp_btf impossible, "
 			 "raw_tp fallback",
-			 strerror(err));
-		return -err;
+			 strerror(errno));
+		return LS_MECH_RAW_TP;
 	}
 	id = btf__find_by_name_kind(btf, "btf_trace_contention_begin",
 				    BTF_KIND_TYPEDEF);
@@ -54,9 +53,11 @@ int ls_probe_tp_btf(struct ls_source *s)
 		snprintf(s->reason, sizeof(s->reason),
 			 "kernel has no lock:contention_begin tracepoint (it "
 			 "appeared in 5.19)");
-		return -ENOENT;
+		return LS_MECH_NONE;
 	}
-	return 0;
+	snprintf(s->reason, sizeof(s->reason),
+		 "lock:contention_begin/end present in kernel BTF");
+	return LS_MECH_TP_BTF;
 }
 
 /* Load a trivial fentry program on @func: the kernel's verdict on fentry. */

@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include "model/sources.h"
 
-int ls_probe_tp_btf(struct ls_source *s);
+/* Name @s and pick the tracepoints' mechanism: tp_btf when kernel BTF has
+ * them, raw_tp when BTF is unreadable, none without the tracepoints. */
+enum ls_mech ls_probe_tracepoints(struct ls_source *s);
 int ls_probe_fentry(const char *func, char *why, size_t len);
 int ls_probe_kprobe(char *why, size_t len);
 int ls_probe_sampler(unsigned hz, char *why, size_t len);

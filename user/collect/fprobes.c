@@ -52,18 +52,13 @@ static struct tgt_progs progs_of(struct lockscope_bpf *skel, int t)
 	}
 }
 
-static const char *mech_name(enum ls_mech m)
-{
-	return m == LS_MECH_FENTRY   ? "fentry"
-	       : m == LS_MECH_KPROBE ? "kprobe"
-				     : "none";
-}
-
-static void set_mech(struct ls_source *s, struct ls_tgt_plan *p, enum ls_mech m)
+static void set_mech(struct ls_source *s, struct ls_tgt_plan *p, enum ls_mech m,
+		     enum ls_why why)
 {
 	p->mech = m;
-	snprintf(s->mech, sizeof(s->mech), "%s", mech_name(m));
+	ls_source_set_mech(s, m);
 	s->available = m != LS_MECH_NONE;
+	s->why = why;
 }
 
 void ls_probes_plan(const struct ls_collector_opts *o,
@@ -112,13 +107,14 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 		p->in_btf = plain && btf &&
 			    btf__find_by_name_kind(btf, tgt_name[t],
 						   BTF_KIND_FUNC) > 0;
-		set_mech(s, p, LS_MECH_NONE);
+		set_mech(s, p, LS_MECH_NONE, LS_WHY_NO_KSYMS);
 		if (!ks) {
 			snprintf(s->reason, sizeof(s->reason),
 				 "kallsyms unreadable: cannot resolve %s",
 				 tgt_name[t]);
 			continue;
 		}
+		s->why = LS_WHY_ABSENT;
 		if (!n) {
 			snprintf(s->reason, sizeof(s->reason),
 				 "%s is not in this kernel%s", tgt_name[t],
@@ -134,17 +130,18 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 			snprintf(s->reason, sizeof(s->reason),
 				 "found %s; disabled by --source none",
 				 s->symbols);
+			s->why = LS_WHY_DISABLED;
 			continue;
 		}
 		if (o->probe_mode != LS_PROBE_KPROBE && fentry_ok &&
 		    p->in_btf) {
-			set_mech(s, p, LS_MECH_FENTRY);
+			set_mech(s, p, LS_MECH_FENTRY, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
 				 "fentry/fexit on %s (in BTF)", tgt_name[t]);
 			continue;
 		}
 		if (o->probe_mode != LS_PROBE_FENTRY && kprobe_ok) {
-			set_mech(s, p, LS_MECH_KPROBE);
+			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
 				 "kprobe/kretprobe on %s%s", s->symbols,
 				 o->probe_mode == LS_PROBE_KPROBE
@@ -162,6 +159,10 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 			if (o->probe_mode != LS_PROBE_FENTRY)
 				snprintf(k, sizeof(k), "; kprobe: %s",
 					 kprobe_why);
+			/* refused by the kernel, or only not in BTF */
+			if ((o->probe_mode != LS_PROBE_KPROBE && p->in_btf) ||
+			    o->probe_mode != LS_PROBE_FENTRY)
+				s->why = LS_WHY_REFUSED;
 			snprintf(s->reason, sizeof(s->reason),
 				 "found %.80s%s%s", s->symbols, f, k);
 		}
@@ -205,12 +206,12 @@ int ls_probes_degrade(struct ls_collector *c, int err)
 			continue;
 		retry = 1;
 		if (kprobe_ok && c->o.probe_mode != LS_PROBE_FENTRY) {
-			set_mech(s, p, LS_MECH_KPROBE);
+			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
 				 "fentry failed to load (%s): kprobe on %s",
 				 ls_probe_why(err), s->symbols);
 		} else {
-			set_mech(s, p, LS_MECH_NONE);
+			set_mech(s, p, LS_MECH_NONE, LS_WHY_FAILED);
 			snprintf(s->reason, sizeof(s->reason),
 				 "fentry failed to load: %s",
 				 ls_probe_why(err));
@@ -319,8 +320,9 @@ void ls_probes_attach(struct ls_collector *c)
 		if (err || !p->nlinks) {
 			snprintf(s->reason, sizeof(s->reason),
 				 "attaching %s to %s failed: %s",
-				 mech_name(p->mech), s->symbols,
+				 ls_mech_name(p->mech), s->symbols,
 				 ls_probe_why(err ? err : ENOENT));
+			s->why = LS_WHY_FAILED;
 			ls_probes_detach_one(p);
 			continue;
 		}

@@ -23,15 +23,42 @@ enum ls_probe_mode {
 	LS_PROBE_NONE,
 };
 
-struct ls_source {
-	char name[48]; /* "tracepoints", "cpu sampler", ... */
-	char mech[48]; /* mechanism chosen or probed: "tp_btf", "raw_tp", ... */
-	char symbols[160]; /* kernel symbols it attaches to (probes) */
-	int available;	   /* the kernel offers it */
-	int active;	   /* lockscope uses it now */
-	char reason[256];  /* one line: why (not) available / active */
+/* How a source reaches the kernel. */
+enum ls_mech {
+	LS_MECH_NONE = 0,
+	LS_MECH_TP_BTF,	    /* tracepoints through BTF-typed programs */
+	LS_MECH_RAW_TP,	    /* tracepoints through raw tracepoint programs */
+	LS_MECH_PERF_EVENT, /* cpu-clock perf events */
+	LS_MECH_FENTRY,	    /* fentry/fexit on a BTF function */
+	LS_MECH_KPROBE,	    /* kprobe/kretprobe on kallsyms addresses */
+	LS_MECH_MAX,
 };
 
+/* Why a source is or is not in use: decisions read this, not the text. */
+enum ls_why {
+	LS_WHY_OK = 0,	 /* available (and active once attached) */
+	LS_WHY_DISABLED, /* switched off by an option */
+	LS_WHY_ABSENT,	 /* this kernel lacks the hook or the function */
+	LS_WHY_NO_KSYMS, /* kallsyms unreadable: addresses unknown */
+	LS_WHY_REFUSED,	 /* the kernel refuses the mechanism */
+	LS_WHY_FAILED,	 /* load or attach failed */
+};
+
+struct ls_source {
+	char name[48];	      /* "tracepoints", "cpu sampler", ... */
+	enum ls_mech mech_id; /* decides; mech is its name, for display */
+	enum ls_why why;      /* decides; reason explains it, for display */
+	char mech[48];	      /* ls_mech_name(mech_id) */
+	char symbols[160];    /* kernel symbols it attaches to (probes) */
+	int available;	      /* the kernel offers it */
+	int active;	      /* lockscope uses it now */
+	char reason[256];     /* one line: why (not) available / active */
+};
+
+/* Display name of a mechanism: the one table of them. */
+const char *ls_mech_name(enum ls_mech m);
+/* Set @s's mechanism and its display name. */
+void ls_source_set_mech(struct ls_source *s, enum ls_mech m);
 /* Print the doctor table. */
 void ls_sources_print(FILE *f, const struct ls_source *src, unsigned n);
 /* Short "tracepoints (tp_btf), cpu sampler" list of active sources. */
