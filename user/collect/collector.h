@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * collector.h - the only part of lockscope that talks to libbpf.
+ * collector.h - the public face of user/collect/, the only part of
+ * lockscope that talks to libbpf.
  *
- * Lifecycle: ls_collector_start() probes features, opens the skeleton,
- * configures it (rodata, map sizes, autoload), loads and attaches each
- * source on its own; ls_collector_read() fills a model snapshot with batch
- * lookups; ls_collector_stop() detaches and frees everything.
+ * Lifecycle (lifecycle.c): ls_collector_start() plans each source's
+ * mechanism (plan.c, features.c, fprobes.c), opens the skeleton, configures
+ * it (rodata, map sizes, autoload), loads and attaches each source on its
+ * own; ls_collector_read() fills a model snapshot with batch lookups
+ * (read.c, forget.c); ls_collector_owner() asks who holds a lock (owner.c);
+ * ls_collector_stop() detaches and frees everything.
  */
 #ifndef LS_COLLECTOR_H
 #define LS_COLLECTOR_H

@@ -8,7 +8,8 @@
 #include "collect/collector.h"
 #include "lockscope.skel.h"
 
-#define LS_MAX_CLONES 8
+#define LS_MAX_CLONES 8 /* clones of one function kept from kallsyms */
+#define LS_BATCH 256	/* entries per batch lookup */
 
 /* How one function-probe target is (to be) attached. */
 struct ls_tgt_plan {
@@ -53,6 +54,23 @@ struct ls_collector {
 	uint64_t spin_seen;
 	int spin_dirty, spin_cache_ok;
 };
+
+/* libbpf's messages are muted while this is set (owner.c's first load). */
+extern int ls_libbpf_quiet;
+
+/* Each source's mechanism, before load (plan.c). */
+void ls_plan_sources(const struct ls_collector_opts *o,
+		     const struct ls_ksyms *ks, struct ls_source *src,
+		     struct ls_tgt_plan *tgt);
+/* Spin-function ranges into the skeleton's rodata (spinfuncs.c). */
+void ls_spin_ranges_set(struct ls_collector *c);
+/* Forgetting idle locks (forget.c): mark the idle rows of @s, collect the
+ * callers of marked rows, then delete them all. */
+void ls_forget_mark(struct ls_collector *c, struct ls_snapshot *s);
+void ls_forget_caller(struct ls_collector *c, const struct ls_caller_key *k);
+void ls_forget_idle(struct ls_collector *c);
+/* comm of @tid in process @tgid from /proc; 0 or -errno (comm.c). */
+int ls_read_comm(uint32_t tgid, uint32_t tid, char *buf, size_t len);
 
 /* Function probes (fprobes.c). */
 void ls_probes_plan(const struct ls_collector_opts *o,

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * lifecycle.c - the collector's life: open the skeleton, configure it
+ * (rodata, map sizes, autoload), load with fallbacks (fentry to kprobe,
+ * tp_btf to raw_tp), attach each source on its own, stop and free.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collect/collector_int.h"
+#include "collect/features.h"
+#include "util/caps.h"
+#include "util/log.h"
+#include "owner.skel.h"
+
+static int libbpf_verbose;
+int ls_libbpf_quiet;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (ls_libbpf_quiet && !libbpf_verbose)
+		return 0;
+	if (level == LIBBPF_DEBUG && !libbpf_verbose)
+		return 0;
+	if (level == LIBBPF_INFO && !libbpf_verbose)
+		return 0;
+	return vfprintf(ls_log_stream ? ls_log_stream : stderr, fmt, ap);
+}
+
+static int open_and_configure(struct ls_collector *c, int use_btf)
+{
+	const struct ls_collector_opts *o = &c->o;
+	struct lockscope_bpf *skel;
+	int tp = !o->no_tracepoints;
+
+	skel = lockscope_bpf__open();
+	if (!skel)
+		return -errno;
+	c->skel = skel;
+	skel->rodata->targ_tgid = o->tgid;
+	skel->rodata->stack_every = o->stack_every;
+	if (c->have_ks && o->sample_hz)
+		ls_spin_ranges_set(c);
+	bpf_map__set_max_entries(skel->maps.lock_stats, o->max_locks);
+	bpf_map__set_max_entries(skel->maps.task_state, o->max_tasks);
+	bpf_map__set_max_entries(skel->maps.lock_callers, o->max_callers);
+	bpf_map__set_max_entries(skel->maps.spin_callers, o->max_callers);
+	bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks);
+	bpf_program__set_autoload(skel->progs.begin_btf, tp && use_btf);
+	bpf_program__set_autoload(skel->progs.end_btf, tp && use_btf);
+	bpf_program__set_autoload(skel->progs.begin_raw, tp && !use_btf);
+	bpf_program__set_autoload(skel->progs.end_raw, tp && !use_btf);
+	bpf_program__set_autoload(skel->progs.cpu_sample,
+				  o->sample_hz &&
+					  c->src[LS_SRC_SAMPLER].available);
+	bpf_map__set_max_entries(skel->maps.probe_state, o->max_tasks);
+	ls_probes_configure(c);
+	return 0;
+}
+
+static int load(struct ls_collector *c)
+{
+	struct ls_source *tp = &c->src[LS_SRC_TP];
+	int use_btf = tp->mech_id == LS_MECH_TP_BTF, err;
+
+	err = open_and_configure(c, use_btf);
+	if (err)
+		return err;
+	err = lockscope_bpf__load(c->skel);
+	if (err && ls_probes_degrade(c, err)) {
+		lockscope_bpf__destroy(c->skel);
+		c->skel = NULL;
+		err = open_and_configure(c, use_btf);
+		if (!err)
+			err = lockscope_bpf__load(c->skel);
+	}
+	if (err && use_btf && !c->o.no_tracepoints) {
+		snprintf(tp->reason, sizeof(tp->reason),
+			 "tp_btf failed to load (%s): using raw_tp",
+			 ls_probe_why(err));
+		lockscope_bpf__destroy(c->skel);
+		c->skel = NULL;
+		ls_source_set_mech(tp, LS_MECH_RAW_TP);
+		err = open_and_configure(c, 0);
+		if (!err)
+			err = lockscope_bpf__load(c->skel);
+	}
+	return err;
+}
+
+static void attach_tracepoints(struct ls_collector *c)
+{
+	struct ls_source *s = &c->src[LS_SRC_TP];
+	int btf = s->mech_id == LS_MECH_TP_BTF;
+	struct bpf_program *p[2] = {
+		btf ? c->skel->progs.begin_btf : c->skel->progs.begin_raw,
+		btf ? c->skel->progs.end_btf : c->skel->progs.end_raw,
+	};
+
+	if (c->o.no_tracepoints || !s->available)
+		return;
+	for (int i = 0; i < 2; i++) {
+		c->tp_links[i] = bpf_program__attach(p[i]);
+		if (!c->tp_links[i]) {
+			int err = errno;
+
+			snprintf(s->reason, sizeof(s->reason),
+				 "attaching %s failed: %s",
+				 bpf_program__name(p[i]), ls_probe_why(err));
+			s->why = LS_WHY_FAILED;
+			return;
+		}
+	}
+	s->active = 1;
+}
+
+static void attach_sampler(struct ls_collector *c)
+{
+	struct ls_source *s = &c->src[LS_SRC_SAMPLER];
+	int attached = 0, err = 0;
+
+	if (!c->o.sample_hz || !s->available)
+		return;
+	if (!c->have_ks) {
+		snprintf(s->reason, sizeof(s->reason),
+			 "kallsyms unreadable: spin functions cannot be "
+			 "located");
+		s->why = LS_WHY_NO_KSYMS;
+		return;
+	}
+	c->perf_links =
+		calloc((size_t)c->ncpus_possible, sizeof(*c->perf_links));
+	if (!c->perf_links)
+		return;
+	for (int cpu = 0; cpu < c->ncpus_possible; cpu++) {
+		int fd = ls_perf_open_cpu_clock(cpu, c->o.sample_hz);
+
+		if (fd < 0) {
+			if (errno != ENODEV) /* offline CPU */
+				err = errno;
+			continue;
+		}
+		c->perf_links[cpu] = bpf_program__attach_perf_event(
+			c->skel->progs.cpu_sample, fd);
+		if (!c->perf_links[cpu]) {
+			err = errno;
+			close(fd);
+			continue;
+		}
+		attached++;
+	}
+	if (!attached) {
+		snprintf(s->reason, sizeof(s->reason),
+			 "no CPU could be sampled: %s", ls_probe_why(err));
+		s->why = LS_WHY_FAILED;
+		return;
+	}
+	s->active = 1;
+	snprintf(s->reason, sizeof(s->reason),
+		 "cpu-clock at %u Hz on %d CPUs, %u spin functions found",
+		 c->o.sample_hz, attached, c->nfuncs);
+}
+
+struct ls_collector *ls_collector_start(const struct ls_collector_opts *o)
+{
+	struct ls_collector *c;
+	int err;
+
+	if (ls_caps_check()) /* one line naming what is missing */
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		ls_fail("allocate", "collector", strerror(ENOMEM));
+		return NULL;
+	}
+	c->o = *o;
+	c->stats_fd = -1;
+	libbpf_verbose = o->verbose;
+	libbpf_set_print(libbpf_print);
+	c->ncpus_possible = libbpf_num_possible_cpus();
+	if (c->ncpus_possible <= 0) {
+		ls_fail("count", "possible CPUs", strerror(-c->ncpus_possible));
+		goto fail;
+	}
+	err = ls_ksyms_load(&c->ks, o->kallsyms);
+	c->have_ks = !err;
+	if (err) {
+		ls_fail_errno("read", o->kallsyms, err);
+		if (err == -EPERM)
+			ls_hint("addresses are hidden: run as root or lower "
+				"kernel.kptr_restrict");
+	}
+	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt);
+	c->stack_caller = calloc(o->max_stacks, sizeof(*c->stack_caller));
+	c->pcpu = calloc((size_t)c->ncpus_possible, sizeof(uint64_t));
+	c->keys = calloc(LS_BATCH, sizeof(struct ls_caller_key) >
+						   sizeof(struct ls_lock_key)
+					   ? sizeof(struct ls_caller_key)
+					   : sizeof(struct ls_lock_key));
+	c->vals = calloc(LS_BATCH, sizeof(struct ls_lock_stats));
+	if (!c->stack_caller || !c->pcpu || !c->keys || !c->vals) {
+		ls_fail("allocate", "collector buffers", strerror(ENOMEM));
+		goto fail;
+	}
+	err = load(c);
+	if (err) {
+		ls_fail_errno("load", "BPF object", err);
+		if (err == -EPERM || err == -EACCES)
+			ls_hint("run as root, or grant CAP_BPF, CAP_PERFMON "
+				"and CAP_SYS_RESOURCE");
+		goto fail;
+	}
+	if (o->run_stats) {
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (c->stats_fd < 0)
+			c->stats_fd =
+				-1; /* cost stays unknown, shown as such */
+	}
+	attach_tracepoints(c);
+	attach_sampler(c);
+	ls_probes_attach(c);
+	if (!ls_collector_active(c)) {
+		ls_fail("attach", "any source", "no source could be started");
+		ls_hint("see 'lockscope doctor' for the reason of each source");
+		goto fail;
+	}
+	return c;
+fail:
+	ls_collector_stop(c);
+	return NULL;
+}
+
+int ls_collector_active(const struct ls_collector *c)
+{
+	for (int i = 0; i < LS_SRC_MAX; i++)
+		if (c->src[i].active)
+			return 1;
+	return 0;
+}
+
+const struct ls_source *ls_collector_sources(const struct ls_collector *c)
+{
+	return c->src;
+}
+
+const struct ls_ksyms *ls_collector_ksyms(const struct ls_collector *c)
+{
+	return c->have_ks ? &c->ks : NULL;
+}
+
+void ls_collector_next_epoch(struct ls_collector *c)
+{
+	c->skel->bss->epoch = ++c->epoch;
+}
+
+void ls_collector_stop(struct ls_collector *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < 2; i++)
+		bpf_link__destroy(c->tp_links[i]);
+	ls_probes_detach(c);
+	if (c->perf_links)
+		for (int cpu = 0; cpu < c->ncpus_possible; cpu++)
+			bpf_link__destroy(c->perf_links[cpu]);
+	free(c->perf_links);
+	owner_bpf__destroy(c->owner);
+	lockscope_bpf__destroy(c->skel);
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
+	ls_ksyms_free(&c->ks);
+	free(c->stack_caller);
+	free(c->pcpu);
+	free(c->keys);
+	free(c->vals);
+	free(c->idle);
+	free(c->gone_locks);
+	free(c->gone_callers);
+	free(c->spin_cache);
+	free(c);
+}

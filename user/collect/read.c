@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * read.c - one snapshot from the BPF maps: counters and losses summed over
+ * CPUs, lock_stats and callers with batch lookups, sampler totals, waiting
+ * tasks, the programs' run-time stats; stack ids resolved to callers once.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collect/collector_int.h"
+#include "model/naming.h"
+
+/* Sum each slot of a per-CPU u64 array map over the CPUs into @out. */
+static int read_percpu(struct ls_collector *c, struct bpf_map *map,
+		       uint64_t *out, unsigned n)
+{
+	int fd = bpf_map__fd(map);
+
+	for (unsigned i = 0; i < n; i++) {
+		__u32 key = i;
+
+		if (bpf_map_lookup_elem(fd, &key, c->pcpu))
+			return -errno;
+		out[i] = 0;
+		for (int cpu = 0; cpu < c->ncpus_possible; cpu++)
+			out[i] += c->pcpu[cpu];
+	}
+	return 0;
+}
+
+/* Iterate a hash map with batch lookups (get_next_key on old kernels). */
+static int
+read_hash(struct ls_collector *c, struct bpf_map *map, size_t ksz, size_t vsz,
+	  int (*fn)(struct ls_collector *, const void *, const void *, void *),
+	  void *arg)
+{
+	int fd = bpf_map__fd(map), err = 0;
+	__u64 in = 0, out = 0;
+	void *inp = NULL;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+
+	for (;;) {
+		__u32 count = LS_BATCH;
+
+		err = bpf_map_lookup_batch(fd, inp, &out, c->keys, c->vals,
+					   &count, &opts);
+		if (err && errno != ENOENT) {
+			if (errno == EINVAL || errno == ENOTSUP)
+				break; /* no batch ops: fall back below */
+			return -errno;
+		}
+		for (__u32 i = 0; i < count; i++) {
+			int e = fn(c, (char *)c->keys + i * ksz,
+				   (char *)c->vals + i * vsz, arg);
+
+			if (e)
+				return e;
+		}
+		if (err) /* ENOENT: done */
+			return 0;
+		in = out;
+		inp = &in;
+	}
+	/* Fallback: one key at a time. */
+	{
+		char key[64], next[64];
+		void *prev = NULL;
+
+		while (!bpf_map_get_next_key(fd, prev, next)) {
+			if (!bpf_map_lookup_elem(fd, next, c->vals)) {
+				int e = fn(c, next, c->vals, arg);
+
+				if (e)
+					return e;
+			}
+			memcpy(key, next, ksz);
+			prev = key;
+		}
+	}
+	return 0;
+}
+
+static int add_lock(struct ls_collector *c, const void *k, const void *v,
+		    void *arg)
+{
+	struct ls_snapshot *s = arg;
+	struct ls_row *r = ls_snap_add_row(s, k);
+
+	(void)c;
+	if (!r)
+		return -ENOMEM;
+	memcpy(&r->st, v, sizeof(r->st));
+	return 0;
+}
+
+static const char *resolve_stack(struct ls_collector *c, __s32 id)
+{
+	uint64_t ips[LS_STACK_DEPTH] = {};
+	const char *fn;
+
+	if (id < 0 || (uint32_t)id >= c->o.max_stacks)
+		return "?";
+	if (c->stack_caller[id])
+		return c->stack_caller[id];
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stacks), &id, ips))
+		return "?";
+	fn = c->have_ks ? ls_caller_of(&c->ks, ips, LS_STACK_DEPTH) : NULL;
+	c->stack_caller[id] = fn ? fn : "?";
+	return c->stack_caller[id];
+}
+
+static int add_caller(struct ls_collector *c, const void *k, const void *v,
+		      void *arg)
+{
+	const struct ls_caller_key *ck = k;
+	struct ls_snapshot *s = arg;
+	struct ls_lock_key lk = {.addr = ck->addr, .kind = ck->kind};
+	struct ls_row *r = ls_snap_find(s, &lk);
+
+	if (r)
+		ls_row_add_caller(r, resolve_stack(c, ck->stack_id),
+				  *(const __u64 *)v);
+	if (r && c->idle && c->idle[r - s->rows])
+		ls_forget_caller(c, ck);
+	return 0;
+}
+
+static int add_spin_caller(struct ls_collector *c, const void *k, const void *v,
+			   void *arg)
+{
+	const struct ls_spin_key *sk = k;
+
+	return ls_snap_add_spin_caller(arg, sk->func,
+				       resolve_stack(c, sk->stack_id),
+				       *(const __u64 *)v);
+}
+static int add_waiting(struct ls_collector *c, const void *k, const void *v,
+		       void *arg)
+{
+	const struct ls_waits *ws = v;
+	struct ls_snapshot *s = arg;
+	struct ls_waiter w = {.tid = *(const __u32 *)k, .tgid = ws->tgid};
+	__u32 depth = ws->depth < LS_DEPTH ? ws->depth : LS_DEPTH;
+
+	(void)c;
+	if (!depth)
+		return 0;
+	if (ls_read_comm(w.tgid, w.tid, w.comm, sizeof(w.comm)))
+		snprintf(w.comm, sizeof(w.comm), "?");
+	for (__u32 i = 0; i < depth; i++) {
+		w.key.addr = ws->w[i].addr;
+		w.key.kind = ws->w[i].kind;
+		w.since_ns = ws->w[i].start_ns;
+		w.phase = ws->w[i].phase;
+		if (ls_snap_add_waiter(s, &w))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * spin_callers changes only with a spin sample: while the sampler's spin
+ * count stands still, the last read stands (a full walk of the map's
+ * buckets is a third of a read).  A sample counts before it lands in the
+ * map, so a change is read twice before the copy is trusted again.
+ */
+static int read_spin_callers(struct ls_collector *c, struct ls_snapshot *s)
+{
+	uint64_t n = s->ctr[LS_CTR_SAMPLES_SPIN];
+	int err;
+
+	if (!c->src[LS_SRC_SAMPLER].active)
+		return 0;
+	if (c->spin_cache_ok && n == c->spin_seen && !c->spin_dirty) {
+		for (size_t i = 0; i < c->nspin_cache; i++) {
+			const struct ls_spin_caller *sc = &c->spin_cache[i];
+
+			err = ls_snap_add_spin_caller(s, sc->func, sc->fn,
+						      sc->samples);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	err = read_hash(c, c->skel->maps.spin_callers,
+			sizeof(struct ls_spin_key), sizeof(__u64),
+			add_spin_caller, s);
+	if (err)
+		return err;
+	c->spin_cache_ok = 0;
+	if (s->nspin_callers > c->spin_cache_cap) {
+		struct ls_spin_caller *p =
+			realloc(c->spin_cache, s->nspin_callers * sizeof(*p));
+
+		if (!p)
+			return 0; /* no copy: read again next time */
+		c->spin_cache = p;
+		c->spin_cache_cap = s->nspin_callers;
+	}
+	if (s->nspin_callers)
+		memcpy(c->spin_cache, s->spin_callers,
+		       s->nspin_callers * sizeof(*c->spin_cache));
+	c->nspin_cache = s->nspin_callers;
+	c->spin_dirty = n != c->spin_seen;
+	c->spin_seen = n;
+	c->spin_cache_ok = 1;
+	return 0;
+}
+
+/* Run-time stats (when enabled) and the kernel's recursion misses, which
+ * are losses whether or not stats are on. */
+static void read_prog_stats(struct ls_collector *c, struct ls_snapshot *s)
+{
+	struct bpf_program *p;
+	uint64_t misses = 0;
+
+	s->nprogs = 0;
+	bpf_object__for_each_program(p, c->skel->obj)
+	{
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		struct ls_prog_stat *ps;
+		int fd = bpf_program__fd(p);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		misses += info.recursion_misses;
+		if (c->stats_fd < 0 || s->nprogs >= LS_PROG_MAX)
+			continue;
+		ps = &s->prog[s->nprogs++];
+		snprintf(ps->name, sizeof(ps->name), "%s",
+			 bpf_program__name(p));
+		ps->run_cnt = info.run_cnt;
+		ps->run_ns = info.run_time_ns;
+		ps->misses = info.recursion_misses;
+	}
+	s->loss[LS_LOSS_RECURSION] = misses;
+}
+
+int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
+{
+	struct timespec ts;
+	int err;
+
+	ls_snap_clear(s);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	s->mono_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	s->epoch = c->epoch;
+	if (!s->cpu_all && ls_snap_set_ncpus(s, (unsigned)c->ncpus_possible))
+		return -ENOMEM;
+	err = read_percpu(c, c->skel->maps.counters, s->ctr, LS_CTR_MAX);
+	if (!err)
+		err = read_percpu(c, c->skel->maps.losses, s->loss,
+				  LS_LOSS_MAX);
+	if (err)
+		return err;
+	/* Sampler: per-slot totals and per-CPU all/spin counts. */
+	memset(s->cpu_all, 0, s->ncpus * sizeof(uint64_t));
+	memset(s->cpu_spin, 0, s->ncpus * sizeof(uint64_t));
+	s->nfuncs = c->nfuncs;
+	memcpy(s->func_name, c->func_name, sizeof(s->func_name));
+	for (__u32 i = 0; i < LS_SPIN_SLOTS; i++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.spin_samples),
+					&i, c->pcpu))
+			return -errno;
+		s->func_samples[i] = 0;
+		for (int cpu = 0; cpu < c->ncpus_possible; cpu++) {
+			s->func_samples[i] += c->pcpu[cpu];
+			s->cpu_all[cpu] += c->pcpu[cpu];
+			if (i < LS_MAX_SPIN_RANGES)
+				s->cpu_spin[cpu] += c->pcpu[cpu];
+		}
+	}
+	err = read_hash(c, c->skel->maps.lock_stats, sizeof(struct ls_lock_key),
+			sizeof(struct ls_lock_stats), add_lock, s);
+	if (err)
+		return err;
+	ls_snap_index(s);
+	ls_forget_mark(c, s);
+	err = read_hash(c, c->skel->maps.lock_callers,
+			sizeof(struct ls_caller_key), sizeof(__u64), add_caller,
+			s);
+	ls_forget_idle(c);
+	if (!err)
+		err = read_spin_callers(c, s);
+	if (err)
+		return err;
+	for (size_t i = 0; i < s->nrows; i++)
+		ls_name_row(c->have_ks ? &c->ks : NULL, &s->rows[i],
+			    c->o.with_addr);
+	if (c->o.read_waiting) {
+		err = read_hash(c, c->skel->maps.task_state, sizeof(__u32),
+				sizeof(struct ls_waits), add_waiting, s);
+		if (err)
+			return err;
+		/* every wait listed began before this: ages are not negative */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s->waiting_ns = (uint64_t)ts.tv_sec * 1000000000ULL +
+				(uint64_t)ts.tv_nsec;
+	}
+	read_prog_stats(c, s);
+	return 0;
+}
