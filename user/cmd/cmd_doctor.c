@@ -41,8 +41,11 @@ int ls_cmd_doctor(const struct ls_opts *o)
 	{
 		/* Start for real: load and attach decide "active", not guesses.
 		 */
-		struct ls_collector *c = ls_collector_start(&o->col);
+		enum ls_start_err why;
+		struct ls_collector *c = ls_collector_start(&o->col, &why);
 
+		if (why == LS_START_BAD_INPUT)
+			return 2;
 		if (c) {
 			memcpy(src, ls_collector_sources(c), sizeof(src));
 			ls_collector_stop(c);

@@ -15,14 +15,15 @@ int ls_cmd_hist(const struct ls_opts *o)
 	struct ls_child child = {0};
 	uint64_t t0;
 	double secs;
+	enum ls_start_err why;
 	int err, rc = 0;
 	char srcs[256];
 
 	ls_snap_init(&snap);
 	ls_install_signals();
-	c = ls_collector_start(&o->col);
+	c = ls_collector_start(&o->col, &why);
 	if (!c)
-		return 1;
+		return why == LS_START_BAD_INPUT ? 2 : 1;
 	err = ls_collector_read(c, &snap); /* start time */
 	t0 = snap.mono_ns;
 	if (!err && o->argv)

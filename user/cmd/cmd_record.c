@@ -104,6 +104,7 @@ int ls_cmd_record(const struct ls_opts *o)
 	struct ls_out out;
 	double t_start;
 	size_t nlocks = 0;
+	enum ls_start_err why;
 	int err, rc = 0;
 
 	ls_snap_init(&start);
@@ -114,10 +115,10 @@ int ls_cmd_record(const struct ls_opts *o)
 	/* a bad path fails now, not after the benchmark */
 	if (ls_out_open(&out, o->output))
 		return 1;
-	c = ls_collector_start(&o->col);
+	c = ls_collector_start(&o->col, &why);
 	if (!c) {
 		ls_out_abort(&out);
-		return 1;
+		return why == LS_START_BAD_INPUT ? 2 : 1;
 	}
 	m.started = time(NULL);
 	err = ls_collector_read(c, &start);

@@ -288,6 +288,7 @@ int ls_cmd_serve(const struct ls_opts *o)
 	struct serve s = {.o = o};
 	struct ls_privs pv;
 	char bound[80], srcs[256];
+	enum ls_start_err why_start;
 	const char *why;
 	socklen_t len;
 	pthread_t thr;
@@ -313,9 +314,11 @@ int ls_cmd_serve(const struct ls_opts *o)
 	ls_install_signals();
 	signal(SIGPIPE, SIG_IGN);
 
-	s.c = ls_collector_start(&col);
-	if (!s.c)
+	s.c = ls_collector_start(&col, &why_start);
+	if (!s.c) {
+		rc = why_start == LS_START_BAD_INPUT ? 2 : 1;
 		goto out;
+	}
 	s.meta.src = ls_collector_sources(s.c);
 	s.meta.nsrc = LS_SRC_MAX;
 	for (unsigned i = LS_SRC_PROBE; i < LS_SRC_MAX; i++)

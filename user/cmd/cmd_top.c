@@ -245,6 +245,7 @@ int ls_cmd_top(const struct ls_opts *o)
 	int batch = o->batch || !isatty(STDOUT_FILENO);
 	struct top_run r;
 	char logpath[64] = "";
+	enum ls_start_err why;
 	int err = 0, rc = 0, logfd = -1;
 
 	memset(&r, 0, sizeof(r));
@@ -255,9 +256,9 @@ int ls_cmd_top(const struct ls_opts *o)
 	ls_install_signals();
 	col.run_stats = 1;	   /* the header shows lockscope's own cost */
 	col.read_waiting = !batch; /* the detail view lists waiting tasks */
-	r.c = ls_collector_start(&col);
+	r.c = ls_collector_start(&col, &why);
 	if (!r.c)
-		return 1;
+		return why == LS_START_BAD_INPUT ? 2 : 1;
 	ls_sources_active(ls_collector_sources(r.c), LS_SRC_MAX, r.srcs,
 			  sizeof(r.srcs));
 	source_names(ls_collector_sources(r.c), r.names, sizeof(r.names));

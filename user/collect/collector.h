@@ -55,8 +55,16 @@ struct ls_collector; /* opaque */
 /* Probe only: fill @src (LS_SRC_MAX entries) without loading anything. */
 void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src);
 
-/* Start collecting; NULL on failure (message printed). */
-struct ls_collector *ls_collector_start(const struct ls_collector_opts *o);
+/* Why ls_collector_start() failed; it has printed the one line. */
+enum ls_start_err {
+	LS_START_OK = 0,
+	LS_START_FAILED,    /* the kernel or the system refused: exit 1 */
+	LS_START_BAD_INPUT, /* an option this machine cannot honour: exit 2 */
+};
+
+/* Start collecting; NULL on failure, with @why (may be NULL) set. */
+struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
+					enum ls_start_err *why);
 /* Fill @snap with everything since start; 0 or -errno. */
 int ls_collector_read(struct ls_collector *c, struct ls_snapshot *snap);
 /*

@@ -28,6 +28,7 @@ struct ls_collector {
 	int have_ks;
 	struct ls_source src[LS_SRC_MAX];
 	struct ls_tgt_plan tgt[LS_TGT_MAX];
+	char refused[200]; /* why an explicit --source is refused, or "" */
 	struct bpf_link *tp_links[2];
 	struct bpf_link **perf_links;
 	int ncpus_possible, ncpus_online;
@@ -58,10 +59,13 @@ struct ls_collector {
 /* libbpf's messages are muted while this is set (owner.c's first load). */
 extern int ls_libbpf_quiet;
 
-/* Each source's mechanism, before load (plan.c). */
+/*
+ * Each source's mechanism, before load (plan.c).  @refused gets why the
+ * kernel refuses the mechanism --source asks for explicitly, or "".
+ */
 void ls_plan_sources(const struct ls_collector_opts *o,
 		     const struct ls_ksyms *ks, struct ls_source *src,
-		     struct ls_tgt_plan *tgt);
+		     struct ls_tgt_plan *tgt, char *refused, size_t len);
 /* Spin-function ranges into the skeleton's rodata (spinfuncs.c). */
 void ls_spin_ranges_set(struct ls_collector *c);
 /* Forgetting idle locks (forget.c): mark the idle rows of @s, collect the
@@ -75,7 +79,7 @@ int ls_read_comm(uint32_t tgid, uint32_t tid, char *buf, size_t len);
 /* Function probes (fprobes.c). */
 void ls_probes_plan(const struct ls_collector_opts *o,
 		    const struct ls_ksyms *ks, struct ls_source *src,
-		    struct ls_tgt_plan *tgt);
+		    struct ls_tgt_plan *tgt, char *refused, size_t len);
 void ls_probes_configure(struct ls_collector *c);
 /* After a failed load: move fentry targets to kprobe (or none); 1 = retry. */
 int ls_probes_degrade(struct ls_collector *c, int err);

@@ -63,7 +63,7 @@ static void set_mech(struct ls_source *s, struct ls_tgt_plan *p, enum ls_mech m,
 
 void ls_probes_plan(const struct ls_collector_opts *o,
 		    const struct ls_ksyms *ks, struct ls_source *src,
-		    struct ls_tgt_plan *tgt)
+		    struct ls_tgt_plan *tgt, char *refused, size_t len)
 {
 	char fentry_why[200], kprobe_why[200];
 	struct btf *btf = btf__load_vmlinux_btf();
@@ -79,6 +79,11 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 	fentry_ok =
 		!ls_probe_fentry(fentry_probe, fentry_why, sizeof(fentry_why));
 	kprobe_ok = !ls_probe_kprobe(kprobe_why, sizeof(kprobe_why));
+	refused[0] = '\0';
+	if (o->probe_mode == LS_PROBE_FENTRY && !fentry_ok)
+		snprintf(refused, len, "%s", fentry_why);
+	else if (o->probe_mode == LS_PROBE_KPROBE && !kprobe_ok)
+		snprintf(refused, len, "%s", kprobe_why);
 
 	for (int t = 0; t < LS_TGT_MAX; t++) {
 		struct ls_source *s = &src[LS_SRC_PROBE + t];

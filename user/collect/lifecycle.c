@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "collect/collector_int.h"
 #include "collect/features.h"
+#include "model/mapmem.h"
 #include "util/caps.h"
 #include "util/log.h"
 #include "owner.skel.h"
@@ -167,11 +168,76 @@ static void attach_sampler(struct ls_collector *c)
 		 c->o.sample_hz, attached, c->nfuncs);
 }
 
-struct ls_collector *ls_collector_start(const struct ls_collector_opts *o)
+/*
+ * --source fentry or kprobe is a choice, not a wish: when no function
+ * probe can use that mechanism it fails, in one line, instead of going on
+ * without probes.  @attached: judge what attached, else what was planned.
+ * auto (and none) never fail here: they degrade with a reason per source.
+ */
+static int probes_honoured(const struct ls_collector *c, int attached)
 {
+	enum ls_probe_mode mode = c->o.probe_mode;
+	enum ls_mech m = mode == LS_PROBE_FENTRY   ? LS_MECH_FENTRY
+			 : mode == LS_PROBE_KPROBE ? LS_MECH_KPROBE
+						   : LS_MECH_NONE;
+	const struct ls_source *shown = NULL;
+	char what[64];
+
+	if (m == LS_MECH_NONE)
+		return 1;
+	snprintf(what, sizeof(what), "function probes by %s", ls_mech_name(m));
+	if (c->refused[0]) { /* the kernel refuses the mechanism itself */
+		ls_fail("attach", what, c->refused);
+		return 0;
+	}
+	for (int t = 0; t < LS_TGT_MAX; t++) {
+		const struct ls_source *s = &c->src[LS_SRC_PROBE + t];
+
+		if (s->mech_id == m && (attached ? s->active : s->available))
+			return 1;
+		/* the reason shown: the first failure, else the first row */
+		if (!shown ||
+		    (shown->why != LS_WHY_FAILED && s->why == LS_WHY_FAILED))
+			shown = s;
+	}
+	ls_fail("attach", what, shown->reason);
+	return 0;
+}
+
+/*
+ * Map sizes are preallocated in kernel memory at load: refuse, before
+ * anything loads, sizes that would take more than LS_MAPMEM_SHARE percent
+ * of MemAvailable (a kernel without that line is not checked).
+ */
+static int sizes_fit(const struct ls_collector_opts *o)
+{
+	const struct ls_map_sizes m = {o->max_locks, o->max_tasks,
+				       o->max_callers, o->max_stacks};
+	int ncpus = libbpf_num_possible_cpus();
+	uint64_t avail;
+	char why[256];
+
+	if (ncpus <= 0 || ls_mem_available("/proc/meminfo", &avail))
+		return 1;
+	if (!ls_mapmem_check(&m, (unsigned)ncpus, avail, why, sizeof(why)))
+		return 1;
+	ls_fail("size", "the BPF maps", why);
+	return 0;
+}
+
+struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
+					enum ls_start_err *why)
+{
+	enum ls_start_err scratch;
 	struct ls_collector *c;
 	int err;
 
+	if (!why)
+		why = &scratch;
+	*why = LS_START_BAD_INPUT;
+	if (!sizes_fit(o))
+		return NULL;
+	*why = LS_START_FAILED;
 	if (ls_caps_check()) /* one line naming what is missing */
 		return NULL;
 	c = calloc(1, sizeof(*c));
@@ -196,7 +262,10 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o)
 			ls_hint("addresses are hidden: run as root or lower "
 				"kernel.kptr_restrict");
 	}
-	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt);
+	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt,
+			c->refused, sizeof(c->refused));
+	if (!probes_honoured(c, 0))
+		goto fail;
 	c->stack_caller = calloc(o->max_stacks, sizeof(*c->stack_caller));
 	c->pcpu = calloc((size_t)c->ncpus_possible, sizeof(uint64_t));
 	c->keys = calloc(LS_BATCH, sizeof(struct ls_caller_key) >
@@ -225,11 +294,14 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o)
 	attach_tracepoints(c);
 	attach_sampler(c);
 	ls_probes_attach(c);
+	if (!probes_honoured(c, 1))
+		goto fail;
 	if (!ls_collector_active(c)) {
 		ls_fail("attach", "any source", "no source could be started");
 		ls_hint("see 'lockscope doctor' for the reason of each source");
 		goto fail;
 	}
+	*why = LS_START_OK;
 	return c;
 fail:
 	ls_collector_stop(c);

@@ -10,7 +10,7 @@
 
 void ls_plan_sources(const struct ls_collector_opts *o,
 		     const struct ls_ksyms *ks, struct ls_source *src,
-		     struct ls_tgt_plan *tgt)
+		     struct ls_tgt_plan *tgt, char *refused, size_t len)
 {
 	struct ls_source *s;
 	char why[200];
@@ -41,7 +41,7 @@ void ls_plan_sources(const struct ls_collector_opts *o,
 				 "cpu-clock at %u Hz per CPU", o->sample_hz);
 	}
 
-	ls_probes_plan(o, ks, src, tgt);
+	ls_probes_plan(o, ks, src, tgt, refused, len);
 }
 
 void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src)
@@ -49,8 +49,10 @@ void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src)
 	struct ls_tgt_plan tgt[LS_TGT_MAX];
 	struct ls_ksyms ks;
 	int have = !ls_ksyms_load(&ks, o->kallsyms);
+	char refused[200]; /* shown in the table's reasons */
 
-	ls_plan_sources(o, have ? &ks : NULL, src, tgt);
+	ls_plan_sources(o, have ? &ks : NULL, src, tgt, refused,
+			sizeof(refused));
 	if (have)
 		ls_ksyms_free(&ks);
 }

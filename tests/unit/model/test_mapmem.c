@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <linux/types.h>
+#include "lockscope.h"
+#include "model/mapmem.h"
+
+#define GIB (1ULL << 30)
+#define MIB (1ULL << 20)
+
+static const struct ls_map_sizes defaults = {LS_DEF_MAX_LOCKS, LS_DEF_MAX_TASKS,
+					     LS_DEF_MAX_CALLERS,
+					     LS_DEF_MAX_STACKS};
+
+/* The kernel's formulas worked by hand for small maps. */
+static void map_formulas(void **state)
+{
+	(void)state;
+	/* 3 entries, 4-byte key, 12-byte value, 2 CPUs: elements of
+	 * 48 + 8 + 16 bytes for 3 + 2 entries, 2 free-list pointers,
+	 * 4 buckets of 16 */
+	assert_int_equal(ls_mapmem_hash(3, 4, 12, 2), 72 * 5 + 8 * 2 + 16 * 4);
+	/* 5 stacks of 128 bytes: bucket headers of 16, 8 pointers of 8 */
+	assert_int_equal(ls_mapmem_stack(5, 128), 144 * 5 + 8 * 8);
+	/* the lock table dominates; it grows linearly with --max-locks */
+	assert_true(ls_mapmem_hash(16777216, sizeof(struct ls_lock_key),
+				   sizeof(struct ls_lock_stats), 2) > 15 * GIB);
+}
+
+static void defaults_fit(void **state)
+{
+	char why[256] = "";
+	uint64_t need = ls_mapmem_need(&defaults, 2);
+
+	(void)state;
+	/* about 23 MiB on 2 CPUs: fits in 10% of 1 GiB */
+	assert_true(need > 20 * MIB && need < 30 * MIB);
+	assert_int_equal(ls_mapmem_check(&defaults, 2, GIB, why, sizeof(why)),
+			 0);
+	assert_string_equal(why, "");
+	/* more CPUs cost more: spare elements and per-CPU arrays */
+	assert_true(ls_mapmem_need(&defaults, 64) > need);
+}
+
+static void too_big_is_named(void **state)
+{
+	struct ls_map_sizes m = defaults;
+	char why[256];
+
+	(void)state;
+	m.locks = 16777216; /* the largest the command line accepts */
+	assert_int_equal(ls_mapmem_check(&m, 2, 24 * GIB, why, sizeof(why)),
+			 -E2BIG);
+	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 16."));
+	assert_non_null(strstr(why, "GiB of kernel memory"));
+	assert_non_null(
+		strstr(why, "more than 10% of MemAvailable (24.0 GiB)"));
+	/* the option that takes the most is the one named */
+	m = defaults;
+	m.tasks = 4000000;
+	assert_int_equal(ls_mapmem_check(&m, 2, 4 * GIB, why, sizeof(why)),
+			 -E2BIG);
+	assert_non_null(strstr(why, "--max-tasks 4000000 "));
+	/* the limit is 10%: just below fits, just above does not */
+	m = defaults;
+	assert_int_equal(ls_mapmem_check(&m, 2, ls_mapmem_need(&m, 2) * 10, why,
+					 sizeof(why)),
+			 0);
+	assert_int_equal(ls_mapmem_check(&m, 2,
+					 ls_mapmem_need(&m, 2) * 10 - 1000, why,
+					 sizeof(why)),
+			 -E2BIG);
+}
+
+static void meminfo(void **state)
+{
+	static const char text[] = "MemTotal:       24683380 kB\n"
+				   "MemFree:        23425296 kB\n"
+				   "MemAvailable:   24275948 kB\n"
+				   "Buffers:           12345 kB\n";
+	uint64_t b = 0;
+
+	(void)state;
+	assert_int_equal(ls_meminfo_parse(text, sizeof(text) - 1, &b), 0);
+	assert_int_equal(b, 24275948ULL * 1024);
+	assert_int_equal(ls_meminfo_parse("MemTotal: 5 kB\n", 15, &b), -ENOENT);
+	assert_int_equal(ls_meminfo_parse("MemAvailable: x kB\n", 19, &b),
+			 -ENOENT);
+	assert_int_equal(ls_meminfo_parse("MemAvailable: 5 MB\n", 19, &b),
+			 -ENOENT);
+	assert_int_equal(
+		ls_meminfo_parse("MemAvailable: 99999999999999999999 kB\n", 38,
+				 &b),
+		-ENOENT);
+	/* not NUL-terminated: the length bounds the parse */
+	assert_int_equal(ls_meminfo_parse("MemAvailable: 7 kB", 18, &b), 0);
+	assert_int_equal(b, 7 * 1024);
+	assert_int_equal(ls_mem_available("/nonexistent/meminfo", &b), -ENOENT);
+	/* the real file has the line (Linux 3.14 and later) */
+	assert_int_equal(ls_mem_available("/proc/meminfo", &b), 0);
+	assert_true(b > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(map_formulas),
+		cmocka_unit_test(defaults_fit),
+		cmocka_unit_test(too_big_is_named),
+		cmocka_unit_test(meminfo),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

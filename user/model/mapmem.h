@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* mapmem.h - kernel memory the BPF maps preallocate, against MemAvailable. */
+#ifndef LS_MAPMEM_H
+#define LS_MAPMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The sizes the options choose (--max-locks, --max-tasks, ...). */
+struct ls_map_sizes {
+	uint32_t locks, tasks, callers, stacks;
+};
+
+/* Maps may take at most this share of MemAvailable, in percent. */
+#define LS_MAPMEM_SHARE 10
+
+/*
+ * Bytes the kernel preallocates for lockscope's maps of @m on @ncpus
+ * possible CPUs, as its map_mem_usage reports them (hash maps: elements
+ * with their headers, the CPUs' spare elements, buckets; the stack map:
+ * buckets and their frames; per-CPU arrays: a copy per CPU).
+ */
+uint64_t ls_mapmem_need(const struct ls_map_sizes *m, unsigned ncpus);
+/* One preallocated BPF_MAP_TYPE_HASH of @entries, as the kernel sizes it. */
+uint64_t ls_mapmem_hash(uint64_t entries, uint32_t key_size,
+			uint32_t value_size, unsigned ncpus);
+/* One BPF_MAP_TYPE_STACK_TRACE of @entries. */
+uint64_t ls_mapmem_stack(uint64_t entries, uint32_t value_size);
+
+/*
+ * 0 when @m fits in LS_MAPMEM_SHARE percent of @avail bytes; else -E2BIG
+ * with @why naming the figures and the option that takes the most.
+ */
+int ls_mapmem_check(const struct ls_map_sizes *m, unsigned ncpus,
+		    uint64_t avail, char *why, size_t len);
+
+/* MemAvailable from /proc/meminfo text @buf; 0 or -ENOENT. */
+int ls_meminfo_parse(const char *buf, size_t len, uint64_t *bytes);
+/* The same from the file @path, read bounded; 0 or -errno. */
+int ls_mem_available(const char *path, uint64_t *bytes);
+
+#endif
