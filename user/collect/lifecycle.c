@@ -257,10 +257,13 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	err = ls_ksyms_load(&c->ks, o->kallsyms);
 	c->have_ks = !err;
 	if (err) {
-		ls_fail_errno("read", o->kallsyms, err);
+		ls_fail("read", o->kallsyms, ls_ksyms_strerror(err));
+		if (err == -EMSGSIZE || err == -EFBIG) { /* not kallsyms */
+			*why = LS_START_BAD_INPUT;
+			goto fail;
+		}
 		if (err == -EPERM)
-			ls_hint("addresses are hidden: run as root or lower "
-				"kernel.kptr_restrict");
+			ls_hint("run as root or lower kernel.kptr_restrict");
 	}
 	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt,
 			c->refused, sizeof(c->refused));

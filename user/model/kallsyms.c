@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* kallsyms.c - the one kallsyms loader: parse, sort by address, look up
- * the function (or data symbol) holding an address. */
+/* kallsyms.c - the one kallsyms loader: stream-parse within bounds, sort
+ * by address, look up the function (or data symbol) holding an address. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/types.h>
 #include "model/kallsyms.h"
 
 static int pool_add(struct ls_ksyms *ks, const char *s, size_t len, size_t *off)
@@ -91,23 +94,9 @@ static int parse_line(struct ls_ksyms *ks, const char *p, const char *end,
 	return 1;
 }
 
-int ls_ksyms_parse(struct ls_ksyms *ks, const char *buf, size_t len)
+/* Names point into the pool once it stops moving; sort; find markers. */
+static int finish(struct ls_ksyms *ks, int all_zero)
 {
-	const char *p = buf, *end = buf + len;
-	int all_zero = 1, err;
-
-	memset(ks, 0, sizeof(*ks));
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-
-		err = parse_line(ks, p, le, &all_zero);
-		if (err < 0) {
-			ls_ksyms_free(ks);
-			return err;
-		}
-		p = le + 1;
-	}
 	if (!ks->n) {
 		ls_ksyms_free(ks);
 		return -ENODATA;
@@ -128,38 +117,119 @@ int ls_ksyms_parse(struct ls_ksyms *ks, const char *buf, size_t len)
 	return 0;
 }
 
-int ls_ksyms_load(struct ls_ksyms *ks, const char *path)
+/*
+ * Parse the complete lines in [@p, @end), the last one too when @eof;
+ * returns the bytes consumed or -errno.  A line above LS_KSYMS_LINE_MAX
+ * bytes fails, finished or not: no kallsyms line comes near it.
+ */
+static ssize_t parse_lines(struct ls_ksyms *ks, const char *p, const char *end,
+			   int eof, int *all_zero)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	int err;
+	const char *start = p;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		int err;
+
+		if (le - p > LS_KSYMS_LINE_MAX)
+			return -EMSGSIZE;
+		if (!nl && !eof)
+			break;
+		err = parse_line(ks, p, le, all_zero);
+		if (err < 0)
+			return err;
+		p = nl ? nl + 1 : end;
+	}
+	return p - start;
+}
+
+int ls_ksyms_parse(struct ls_ksyms *ks, const char *buf, size_t len)
+{
+	int all_zero = 1;
+	ssize_t n;
 
 	memset(ks, 0, sizeof(*ks));
-	if (!f)
-		return -errno;
-	do {
-		if (cap - len < 65536) {
-			char *b;
+	if (len > LS_KSYMS_FILE_MAX)
+		return -EFBIG;
+	n = parse_lines(ks, buf, buf + len, 1, &all_zero);
+	if (n < 0) {
+		ls_ksyms_free(ks);
+		return (int)n;
+	}
+	return finish(ks, all_zero);
+}
 
-			cap = cap ? cap * 2 : 1 << 22;
-			b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = b;
+/*
+ * Stream the file through a fixed buffer: memory grows with the symbols
+ * kept, never with the input, and reading stops after LS_KSYMS_FILE_MAX
+ * bytes or a line longer than LS_KSYMS_LINE_MAX (/dev/zero fails at once).
+ */
+int ls_ksyms_load(struct ls_ksyms *ks, const char *path)
+{
+	enum { CHUNK = 1 << 16 };
+	char *buf;
+	size_t have = 0, total = 0;
+	int fd, all_zero = 1, err = 0;
+
+	memset(ks, 0, sizeof(*ks));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(CHUNK + LS_KSYMS_LINE_MAX);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + have, CHUNK), n;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
 		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	err = ferror(f) ? -EIO : 0;
-	fclose(f);
-	if (!err)
-		err = ls_ksyms_parse(ks, buf, len);
+		total += (size_t)r;
+		if (total > LS_KSYMS_FILE_MAX) {
+			err = -EFBIG;
+			break;
+		}
+		have += (size_t)r;
+		n = parse_lines(ks, buf, buf + have, r == 0, &all_zero);
+		if (n < 0) {
+			err = (int)n;
+			break;
+		}
+		if (r == 0)
+			break;
+		/* the unfinished line, at most LS_KSYMS_LINE_MAX, moves up */
+		have -= (size_t)n;
+		memmove(buf, buf + n, have);
+	}
+	close(fd);
 	free(buf);
-	return err;
+	if (err) {
+		ls_ksyms_free(ks);
+		return err;
+	}
+	return finish(ks, all_zero);
+}
+
+const char *ls_ksyms_strerror(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EMSGSIZE:
+		return "a line is longer than 4096 bytes: not a kallsyms file";
+	case EFBIG:
+		return "larger than 64 MiB: not a kallsyms file";
+	case ENODATA:
+		return "no symbol in it";
+	case EPERM:
+		return "every address reads 0: addresses are hidden";
+	default:
+		return strerror(err < 0 ? -err : err);
+	}
 }
 
 void ls_ksyms_free(struct ls_ksyms *ks)

@@ -7,6 +7,9 @@
 #include <stdint.h>
 
 #define LS_SYM_MAX 512 /* longest symbol name kept, NUL included */
+/* Bounds on input: a real kallsyms is about 10 MB, lines under 600 bytes. */
+#define LS_KSYMS_LINE_MAX 4096
+#define LS_KSYMS_FILE_MAX (64 << 20)
 
 struct ls_ksym {
 	uint64_t addr;
@@ -22,10 +25,17 @@ struct ls_ksyms {
 	uint64_t lock_text_start, lock_text_end; /* 0 when unknown */
 };
 
-/* Load from a kallsyms-format file; 0 or -errno. -EPERM: addresses hidden. */
+/*
+ * Load from a kallsyms-format file, streamed; 0 or -errno: -EPERM
+ * addresses hidden, -ENODATA no symbol, -EMSGSIZE a line longer than
+ * LS_KSYMS_LINE_MAX, -EFBIG more than LS_KSYMS_FILE_MAX bytes (the last
+ * two: not a kallsyms file).
+ */
 int ls_ksyms_load(struct ls_ksyms *ks, const char *path);
 /* Parse from memory (tests, fuzzers); same contract. */
 int ls_ksyms_parse(struct ls_ksyms *ks, const char *buf, size_t len);
+/* What an error of the two above means, in words. */
+const char *ls_ksyms_strerror(int err);
 void ls_ksyms_free(struct ls_ksyms *ks);
 
 /* Symbol at or below @addr (NULL if below the first); @next gets the next one.

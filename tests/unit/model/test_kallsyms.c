@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <cmocka.h>
 #include "model/kallsyms.h"
 #include "model/naming.h"
@@ -118,6 +121,120 @@ static void hidden_and_empty(void **state)
 	assert_int_equal(ls_ksyms_load(&ks, "/nonexistent/kallsyms"), -ENOENT);
 }
 
+/* A memfd holding @len bytes of @data; its /proc path in @path. */
+static int memfd_with(const char *data, size_t len, char *path, size_t plen)
+{
+	int fd = memfd_create("kallsyms", 0);
+
+	assert_true(fd >= 0);
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		assert_true(n > 0);
+		off += (size_t)n;
+	}
+	snprintf(path, plen, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* Lines that straddle the reader's 64 KiB chunks: the file, streamed,
+ * gives what the same bytes parsed in memory give. */
+static void stream_equals_parse(void **state)
+{
+	size_t cap = 4 << 20, len = 0;
+	char *buf = malloc(cap), path[64];
+	struct ls_ksyms a, b;
+	int fd;
+
+	(void)state;
+	assert_non_null(buf);
+	for (unsigned i = 0; len + 700 < cap && i < 40000; i++) {
+		unsigned pad = (i * 37) % 400; /* names of varied length */
+
+		len += (size_t)snprintf(
+			buf + len, cap - len, "ffffffff8%07x %c fn_%u_%.*s%s\n",
+			i * 16, "tTdD"[i % 4], i, pad,
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			"xxxxxxxxxxx",
+			i % 3 ? "" : "\t[mod]");
+	}
+	/* and a last line without its newline */
+	len += (size_t)snprintf(buf + len, cap - len,
+				"ffffffff90000000 T last_one");
+	assert_true(len > 3 * 65536);
+	fd = memfd_with(buf, len, path, sizeof(path));
+	assert_int_equal(ls_ksyms_parse(&a, buf, len), 0);
+	assert_int_equal(ls_ksyms_load(&b, path), 0);
+	assert_int_equal(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		assert_int_equal(a.syms[i].addr, b.syms[i].addr);
+		assert_int_equal(a.syms[i].type, b.syms[i].type);
+		assert_string_equal(a.syms[i].name, b.syms[i].name);
+	}
+	assert_string_equal(b.syms[b.n - 1].name, "last_one");
+	ls_ksyms_free(&a);
+	ls_ksyms_free(&b);
+	close(fd);
+	free(buf);
+}
+
+/* Input that is not kallsyms is refused within bounds, whatever its size. */
+static void bounded_input(void **state)
+{
+	size_t big = (size_t)LS_KSYMS_FILE_MAX + 1;
+	char line[LS_KSYMS_LINE_MAX + 64], path[64];
+	struct ls_ksyms ks;
+	char *nl;
+	int fd;
+
+	(void)state;
+	/* endless bytes without a newline: fails after one line's worth */
+	assert_int_equal(ls_ksyms_load(&ks, "/dev/zero"), -EMSGSIZE);
+	assert_string_equal(ls_ksyms_strerror(-EMSGSIZE),
+			    "a line is longer than 4096 bytes: not a kallsyms "
+			    "file");
+	/* a line of exactly LS_KSYMS_LINE_MAX bytes is read, one more is not */
+	memset(line, 'a', sizeof(line));
+	memcpy(line, "ffffffff81000000 T ", 19);
+	line[LS_KSYMS_LINE_MAX] = '\n';
+	assert_int_equal(ls_ksyms_parse(&ks, line, LS_KSYMS_LINE_MAX + 1), 0);
+	assert_int_equal(strlen(ks.syms[0].name), LS_SYM_MAX - 1);
+	ls_ksyms_free(&ks);
+	line[LS_KSYMS_LINE_MAX] = 'a';
+	line[LS_KSYMS_LINE_MAX + 1] = '\n';
+	assert_int_equal(ls_ksyms_parse(&ks, line, LS_KSYMS_LINE_MAX + 2),
+			 -EMSGSIZE);
+	fd = memfd_with(line, LS_KSYMS_LINE_MAX + 2, path, sizeof(path));
+	assert_int_equal(ls_ksyms_load(&ks, path), -EMSGSIZE);
+	close(fd);
+	/* more than LS_KSYMS_FILE_MAX bytes, even of short lines */
+	nl = malloc(big);
+	assert_non_null(nl);
+	memset(nl, '\n', big);
+	memcpy(nl, "ffffffff81000000 T a\n", 21);
+	assert_int_equal(ls_ksyms_parse(&ks, nl, big), -EFBIG);
+	fd = memfd_with(nl, big, path, sizeof(path));
+	assert_int_equal(ls_ksyms_load(&ks, path), -EFBIG);
+	assert_null(ks.syms);
+	close(fd);
+	/* ... but exactly the limit is read */
+	assert_int_equal(ls_ksyms_parse(&ks, nl, big - 1), 0);
+	assert_int_equal(ks.n, 1);
+	ls_ksyms_free(&ks);
+	free(nl);
+	assert_string_equal(ls_ksyms_strerror(-EFBIG),
+			    "larger than 64 MiB: not a kallsyms file");
+}
+
 static void callers(void **state)
 {
 	struct ls_ksyms ks;
@@ -149,6 +266,8 @@ int main(void)
 		cmocka_unit_test(clones),
 		cmocka_unit_test(long_names),
 		cmocka_unit_test(hidden_and_empty),
+		cmocka_unit_test(stream_equals_parse),
+		cmocka_unit_test(bounded_input),
 		cmocka_unit_test(callers),
 	};
 
