@@ -77,9 +77,6 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 /* Start a new interval for peak waiters. */
 void ls_collector_next_epoch(struct ls_collector *c);
 const struct ls_source *ls_collector_sources(const struct ls_collector *c);
-const struct ls_ksyms *ls_collector_ksyms(const struct ls_collector *c);
 void ls_collector_stop(struct ls_collector *c);
-/* Any source active? */
-int ls_collector_active(const struct ls_collector *c);
 
 #endif

@@ -85,6 +85,5 @@ void ls_probes_configure(struct ls_collector *c);
 int ls_probes_degrade(struct ls_collector *c, int err);
 void ls_probes_attach(struct ls_collector *c);
 void ls_probes_detach(struct ls_collector *c);
-void ls_probes_detach_one(struct ls_tgt_plan *p);
 
 #endif

@@ -225,6 +225,13 @@ int ls_probes_degrade(struct ls_collector *c, int err)
 	return retry;
 }
 
+static void detach_one(struct ls_tgt_plan *p)
+{
+	for (unsigned i = 0; i < p->nlinks; i++)
+		bpf_link__destroy(p->links[i]);
+	p->nlinks = 0;
+}
+
 static int kprobe_pmu_type(int *retprobe_bit)
 {
 	char buf[64];
@@ -328,22 +335,15 @@ void ls_probes_attach(struct ls_collector *c)
 				 ls_mech_name(p->mech), s->symbols,
 				 ls_probe_why(err ? err : ENOENT));
 			s->why = LS_WHY_FAILED;
-			ls_probes_detach_one(p);
+			detach_one(p);
 			continue;
 		}
 		s->active = 1;
 	}
 }
 
-void ls_probes_detach_one(struct ls_tgt_plan *p)
-{
-	for (unsigned i = 0; i < p->nlinks; i++)
-		bpf_link__destroy(p->links[i]);
-	p->nlinks = 0;
-}
-
 void ls_probes_detach(struct ls_collector *c)
 {
 	for (int t = 0; t < LS_TGT_MAX; t++)
-		ls_probes_detach_one(&c->tgt[t]);
+		detach_one(&c->tgt[t]);
 }

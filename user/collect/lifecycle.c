@@ -168,6 +168,15 @@ static void attach_sampler(struct ls_collector *c)
 		 c->o.sample_hz, attached, c->nfuncs);
 }
 
+/* Any source active? */
+static int any_active(const struct ls_collector *c)
+{
+	for (int i = 0; i < LS_SRC_MAX; i++)
+		if (c->src[i].active)
+			return 1;
+	return 0;
+}
+
 /*
  * --source fentry or kprobe is a choice, not a wish: when no function
  * probe can use that mechanism it fails, in one line, instead of going on
@@ -299,7 +308,7 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	ls_probes_attach(c);
 	if (!probes_honoured(c, 1))
 		goto fail;
-	if (!ls_collector_active(c)) {
+	if (!any_active(c)) {
 		ls_fail("attach", "any source", "no source could be started");
 		ls_hint("see 'lockscope doctor' for the reason of each source");
 		goto fail;
@@ -311,22 +320,9 @@ fail:
 	return NULL;
 }
 
-int ls_collector_active(const struct ls_collector *c)
-{
-	for (int i = 0; i < LS_SRC_MAX; i++)
-		if (c->src[i].active)
-			return 1;
-	return 0;
-}
-
 const struct ls_source *ls_collector_sources(const struct ls_collector *c)
 {
 	return c->src;
-}
-
-const struct ls_ksyms *ls_collector_ksyms(const struct ls_collector *c)
-{
-	return c->have_ks ? &c->ks : NULL;
 }
 
 void ls_collector_next_epoch(struct ls_collector *c)
