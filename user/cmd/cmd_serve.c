@@ -345,6 +345,9 @@ int ls_cmd_serve(const struct ls_opts *o)
 	rc = 0;
 out:
 	if (started) {
+		struct ls_http_stats hs;
+
+		ls_http_stats(s.http, &hs);
 		ls_http_stop(s.http);
 		s.http = NULL;
 		pthread_mutex_lock(&s.lock);
@@ -352,8 +355,13 @@ out:
 		pthread_cond_signal(&s.cond);
 		pthread_mutex_unlock(&s.lock);
 		pthread_join(thr, NULL);
-		fprintf(stderr, "lockscope: stopped after %llu collections\n",
-			(unsigned long long)s.meta.collections);
+		fprintf(stderr,
+			"lockscope: stopped after %llu collections; requests: "
+			"%lu answered, %lu refused; connections cut at the "
+			"deadline: %lu for late headers, %lu for a late "
+			"answer\n",
+			(unsigned long long)s.meta.collections, hs.ok, hs.bad,
+			hs.cut_header, hs.cut_answer);
 	}
 	if (fd >= 0)
 		close(fd);
