@@ -291,14 +291,16 @@ int ls_cmd_serve(const struct ls_opts *o)
 	const char *why;
 	socklen_t len;
 	pthread_t thr;
-	int fd = -1, rc = 1, started = 0;
+	int fd = -1, rc = 1, started = 0, err;
 
 	if (ls_parse_listen(o->listen, &ss, &len, &why)) {
 		ls_fail("parse", "--listen", why);
 		return 2;
 	}
-	if (ls_privs_plan(&pv, o->user))
-		return 1;
+	err = ls_privs_plan(&pv, o->user, o->allow_root);
+	if (err) /* a user that is not one, or root: bad input */
+		return err == -ENOENT || err == -EINVAL || err == -EPERM ? 2
+									 : 1;
 	ls_snap_init(&s.prev);
 	ls_snap_init(&s.cur);
 	ls_snap_init(&s.next);
