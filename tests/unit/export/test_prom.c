@@ -501,7 +501,7 @@ static void test_interval_peak(void **state)
 	assert_int_equal(ls_prom_interval_peak(&r, 5), 0);
 }
 
-static void test_float_and_negotiate(void **state)
+static void test_float(void **state)
 {
 	char b[40];
 
@@ -510,25 +510,6 @@ static void test_float_and_negotiate(void **state)
 	assert_string_equal(ls_prom_float(b, sizeof(b), 1), "1");
 	assert_string_equal(ls_prom_float(b, sizeof(b), 0.1), "0.1");
 	assert_string_equal(ls_prom_float(b, sizeof(b), 1.0 / 0.0), "+Inf");
-	assert_int_equal(ls_prom_negotiate(NULL), LS_PROM_TEXT);
-	assert_int_equal(ls_prom_negotiate("*/*"), LS_PROM_TEXT);
-	assert_int_equal(ls_prom_negotiate("text/plain;version=0.0.4"),
-			 LS_PROM_TEXT);
-	/* what Prometheus 2.x sends */
-	assert_int_equal(
-		ls_prom_negotiate("application/"
-				  "openmetrics-text;version=1.0.0,application/"
-				  "openmetrics-text;version=0.0.1;q=0.75,text/"
-				  "plain;version=0.0.4;q=0.5,*/*;q=0.1"),
-		LS_PROM_OPENMETRICS);
-	assert_int_equal(
-		ls_prom_negotiate(
-			"application/openmetrics-text;q=0, text/plain"),
-		LS_PROM_TEXT);
-	assert_int_equal(
-		ls_prom_negotiate(
-			"text/plain;q=0.9, application/openmetrics-text;q=0.3"),
-		LS_PROM_TEXT);
 }
 
 static void test_listen_parse(void **state)
@@ -587,7 +568,7 @@ int main(void)
 		cmocka_unit_test(test_openmetrics_shape),
 		cmocka_unit_test(test_spin_share_interval),
 		cmocka_unit_test(test_interval_peak),
-		cmocka_unit_test(test_float_and_negotiate),
+		cmocka_unit_test(test_float),
 		cmocka_unit_test(test_listen_parse),
 	};
 
