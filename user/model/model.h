@@ -130,6 +130,9 @@ int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w);
 /* Sum of waits that were begun but are not recorded (for the invariant
  * begins = recorded + lost + in flight). */
 uint64_t ls_snap_lost(const struct ls_snapshot *s);
+/* cpu-clock samples of @s: all of them, and those inside spin functions. */
+uint64_t ls_snap_samples(const struct ls_snapshot *s);
+uint64_t ls_snap_spin_samples(const struct ls_snapshot *s);
 /* Deep copy @src into @dst (dst initialised). */
 int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src);
 

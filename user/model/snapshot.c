@@ -154,6 +154,24 @@ uint64_t ls_snap_lost(const struct ls_snapshot *s)
 	       s->loss[LS_LOSS_LOCK_MAP_FULL] + s->loss[LS_LOSS_ORPHANED];
 }
 
+uint64_t ls_snap_samples(const struct ls_snapshot *s)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++)
+		n += s->func_samples[i];
+	return n;
+}
+
+uint64_t ls_snap_spin_samples(const struct ls_snapshot *s)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < s->nfuncs; i++)
+		n += s->func_samples[i];
+	return n;
+}
+
 /* Make room for @n elements of @size in *@buf (capacity *@cap). */
 int ls_snap_reserve(void **buf, size_t *cap, size_t n, size_t size)
 {

@@ -5,6 +5,8 @@
  * Column layout for a screen width, the row and title lines, the header
  * (sources, events/s, losses, spin share, cost), the status line, and the
  * detail and help pages.  Pure C: the same lines go to curses and to tests.
+ * One header, a file per part: top_text.c (columns and rows), top_header.c
+ * (header and status lines), top_detail.c (a lock's page), top_help.c.
  */
 #ifndef LS_TOP_TEXT_H
 #define LS_TOP_TEXT_H
@@ -42,8 +44,6 @@ void ls_top_layout(struct ls_top_layout *l, int width);
 void ls_top_titles(char *buf, size_t len, const struct ls_top_layout *l);
 void ls_top_row(char *buf, size_t len, const struct ls_row *r, double secs,
 		const struct ls_top_layout *l);
-/* Compact duration: three significant digits, "1.93us", "627us", "8.00ms". */
-const char *ls_top_fmt_ns(char *buf, size_t len, uint64_t ns);
 
 /* Header lines of a frame for a screen @width wide (long lines wrap, at
  * most @max lines of LS_TOP_LINE bytes); returns how many. */

@@ -36,17 +36,6 @@ static void hist_math(void **state)
 	assert_int_equal(ls_hist_pct(h, 50), 0);
 }
 
-static void fmt_ns(void **state)
-{
-	char b[16];
-
-	(void)state;
-	assert_string_equal(ls_fmt_ns(b, sizeof(b), 850), "850ns");
-	assert_string_equal(ls_fmt_ns(b, sizeof(b), 12345), "12.3us");
-	assert_string_equal(ls_fmt_ns(b, sizeof(b), 4560000), "4.56ms");
-	assert_string_equal(ls_fmt_ns(b, sizeof(b), 1200000000), "1.20s");
-}
-
 static struct ls_row *mkrow(struct ls_snapshot *s, uint64_t addr, unsigned kind,
 			    uint64_t n, uint64_t total)
 {
@@ -244,7 +233,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hist_math),
-		cmocka_unit_test(fmt_ns),
 		cmocka_unit_test(delta_and_rates),
 		cmocka_unit_test(sort_and_filter),
 		cmocka_unit_test(callers_top),

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include "model/hist.h"
 #include "model/model.h"
+#include "view/hist_text.h"
 #include "view/top_model.h"
 #include "view/top_text.h"
 
@@ -60,24 +61,6 @@ static void fill(struct ls_snapshot *s)
 static const char *row_name(const struct ls_top *t, size_t i)
 {
 	return i < t->view.nrows ? t->view.rows[i].name : "(none)";
-}
-
-static void fmt_durations(void **state)
-{
-	char b[32];
-
-	(void)state;
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 999), "999ns");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 1000), "1.00us");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 1934), "1.93us");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 97700), "97.7us");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 627400), "627us");
-	/* rounding up crosses into the next unit, never "1000us" */
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 999600), "1.00ms");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 8 * MS), "8.00ms");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 12345678), "12.3ms");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 1200 * MS), "1.20s");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 4000000 * MS), "4000s");
 }
 
 static void layout_widths(void **state)
@@ -576,7 +559,7 @@ static void hist_width(void **state)
 	(void)state;
 	a[10] = 8;
 	b[12] = 2;
-	ls_hist_print_w(f, "spin", a, "sleep", b, 40);
+	ls_hist_print(f, "spin", a, "sleep", b, 40);
 	fclose(f);
 	/* every line: 50 characters and the bars; the largest bar is full */
 	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
@@ -587,7 +570,6 @@ static void hist_width(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fmt_durations),
 		cmocka_unit_test(layout_widths),
 		cmocka_unit_test(row_text),
 		cmocka_unit_test(interval_extrema),
