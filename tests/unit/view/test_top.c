@@ -11,6 +11,7 @@
 #include "model/hist.h"
 #include "model/model.h"
 #include "view/hist_text.h"
+#include "view/text.h"
 #include "view/top_model.h"
 #include "view/top_text.h"
 
@@ -130,6 +131,53 @@ static void row_text(void **state)
 	ls_top_row(b, sizeof(b), &s.rows[0], 1.0, &l);
 	assert_non_null(strstr(b, " genl_rcv_msg"));
 	assert_true(strlen(b) <= 120);
+	ls_snap_free(&s);
+}
+
+/* top -b prints a row's AVG and MAX exactly as the full screen does (they
+ * had two formatters: "1.9us" in batch frames, "1.94us" on the screen). */
+static void batch_cells_match_screen(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_top_layout l;
+	char b[LS_TOP_LINE], *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	unsigned rows = 0;
+
+	(void)state;
+	fill(&s);
+	/* waiters, no wait this interval: "-" on both */
+	mkrow(&s, 0x4000, LS_KIND_MUTEX, "mutex@text_poke_set", 0, 0, 0)
+		->st.waiters = 2;
+	ls_snap_index(&s);
+	ls_top_layout(&l, 80);
+	ls_print_frame(f, &s, 1.0, 10, "tracepoints", NULL);
+	fclose(f);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char name[64], kind[16], avg[16], mx[16], want[2][16];
+		const struct ls_row *r = NULL;
+
+		if (sscanf(line, "%63s %15s %*s %*s %*s %15s %15s", name, kind,
+			   avg, mx) != 4)
+			continue;
+		for (size_t i = 0; i < s.nrows; i++)
+			if (!strcmp(s.rows[i].name, name))
+				r = &s.rows[i];
+		if (!r)
+			continue;
+		/* the screen's cells, cut out of its row */
+		ls_top_row(b, sizeof(b), r, 1.0, &l);
+		snprintf(want[0], sizeof(want[0]), "%.*s", l.w[LS_COL_AVG],
+			 b + l.x[LS_COL_AVG]);
+		snprintf(want[1], sizeof(want[1]), "%.*s", l.w[LS_COL_MAX],
+			 b + l.x[LS_COL_MAX]);
+		assert_string_equal(avg, want[0] + strspn(want[0], " "));
+		assert_string_equal(mx, want[1] + strspn(want[1], " "));
+		rows++;
+	}
+	assert_int_equal(rows, 4);
+	free(buf);
 	ls_snap_free(&s);
 }
 
@@ -572,6 +620,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(layout_widths),
 		cmocka_unit_test(row_text),
+		cmocka_unit_test(batch_cells_match_screen),
 		cmocka_unit_test(interval_extrema),
 		cmocka_unit_test(view_sort_filter),
 		cmocka_unit_test(keys_and_modes),
