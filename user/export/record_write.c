@@ -8,7 +8,7 @@
 #include "analysis/metrics.h"
 #include "export/record.h"
 #include "export/record_write.h"
-#include "view/compare_table.h"
+#include "export/csv.h"
 
 struct ls_series_ref {
 	struct ls_lock_key key;
