@@ -6,7 +6,8 @@
  * one-line message, and a record it accepts must go through the metrics,
  * a comparison with itself and the CSV and lkp writers, all without a
  * sanitizer report.  Nothing it accepts may hold text unsafe for a
- * terminal (controls, bidi overrides, bytes that are not UTF-8).  Built by `make fuzz-build`; `make fuzz` runs it.
+ * terminal (controls, bidi overrides, bytes that are not UTF-8).  Built by
+ * `make fuzz-build`; `make fuzz` runs it.
  */
 #include <errno.h>
 #include <stdint.h>
