@@ -66,7 +66,7 @@ void ls_top_cost(char *buf, size_t len, const struct ls_top_frame *fr)
 			if (sfx &&
 			    (!strcmp(sfx, "_btf") || !strcmp(sfx, "_raw")))
 				*sfx = '\0';
-			if (ps->run_cnt)
+			if (ps->run_cnt >= LS_TOP_COST_MIN_RUNS)
 				ls_line_cat(buf, len, " %s %lluns", name,
 					    (unsigned long long)(ps->run_ns /
 								 ps->run_cnt));

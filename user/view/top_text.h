@@ -52,8 +52,10 @@ unsigned ls_top_header(const struct ls_top *t, const struct ls_top_frame *fr,
 		       int width, char lines[][LS_TOP_LINE], unsigned max);
 /* The bottom line: sort, filter, keys; or the filter being typed. */
 void ls_top_status(char *buf, size_t len, const struct ls_top *t);
-/* lockscope's cost in one line: ns per run of each BPF program, their CPU
- * share, the agent's CPU share. */
+/* lockscope's cost in one line: ns per run of each BPF program ("-" below
+ * LS_TOP_COST_MIN_RUNS runs in the interval: a few cold runs say nothing),
+ * their CPU share, the agent's CPU share. */
+#define LS_TOP_COST_MIN_RUNS 100
 void ls_top_cost(char *buf, size_t len, const struct ls_top_frame *fr);
 
 /* The detail view of t->detail as text lines for @width columns.  @owner

@@ -475,6 +475,37 @@ static char *detail(const struct ls_top *t, const struct ls_top_frame *fr,
 	return buf;
 }
 
+/* Issue 11 item 11: a program's ns per run needs LS_TOP_COST_MIN_RUNS runs
+ * in the interval before it means something ("begin 44728ns" from a
+ * handful of cold runs on an idle system). */
+static void cost_needs_runs(void **state)
+{
+	struct ls_snapshot d;
+	struct ls_top_frame fr = {0};
+	char b[LS_TOP_LINE];
+
+	(void)state;
+	ls_snap_init(&d);
+	d.nprogs = 3;
+	snprintf(d.prog[0].name, sizeof(d.prog[0].name), "begin_btf");
+	d.prog[0].run_cnt = 3; /* idle: three cold runs */
+	d.prog[0].run_ns = 3 * 44728;
+	snprintf(d.prog[1].name, sizeof(d.prog[1].name), "end_btf");
+	d.prog[1].run_cnt = LS_TOP_COST_MIN_RUNS - 1;
+	d.prog[1].run_ns = (LS_TOP_COST_MIN_RUNS - 1) * 900;
+	snprintf(d.prog[2].name, sizeof(d.prog[2].name), "cpu_sample");
+	d.prog[2].run_cnt = LS_TOP_COST_MIN_RUNS;
+	d.prog[2].run_ns = LS_TOP_COST_MIN_RUNS * 1182;
+	fr.delta = &d;
+	fr.secs = 1.0;
+	fr.cost = 1;
+	fr.agent_cpu = -1;
+	ls_top_cost(b, sizeof(b), &fr);
+	/* the CPU share still counts every run */
+	assert_string_equal(b, "cost: begin - end - sample 1182ns per run, "
+			       "BPF 0.03% CPU");
+}
+
 static void detail_text(void **state)
 {
 	struct ls_snapshot cur, d;
@@ -625,6 +656,7 @@ int main(void)
 		cmocka_unit_test(view_sort_filter),
 		cmocka_unit_test(keys_and_modes),
 		cmocka_unit_test(header_text),
+		cmocka_unit_test(cost_needs_runs),
 		cmocka_unit_test(detail_text),
 		cmocka_unit_test(owner_words),
 		cmocka_unit_test(hist_width),
