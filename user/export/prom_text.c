@@ -2,7 +2,6 @@
 /* prom_text.c - the exposition: Prometheus text format 0.0.4 or
  * OpenMetrics 1.0 of the series, the sampler, lockscope's own state and
  * the process, written from one update of the series allocator. */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -305,17 +304,6 @@ static void wait_histogram(const struct out *o, const struct ls_prom *p,
 	}
 }
 
-/* "kernel samples" -> "kernel_samples": names as label values. */
-static const char *snake(char *buf, size_t len, const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i] && i + 1 < len; i++)
-		buf[i] = isalnum((unsigned char)s[i]) ? s[i] : '_';
-	buf[i] = '\0';
-	return buf;
-}
-
 static void one_label(char *buf, size_t len, const char *name, const char *val)
 {
 	size_t off = 0;
@@ -401,14 +389,14 @@ static void self_metrics(const struct out *o, const struct ls_prom *p,
 	       "Events seen by lockscope's BPF programs.");
 	for (unsigned i = 0; i < LS_CTR_MAX; i++) {
 		one_label(l, sizeof(l), "event",
-			  snake(b, sizeof(b), ls_ctr_name(i)));
+			  ls_name_key(b, sizeof(b), ls_ctr_name(i)));
 		sample_u64(o, "lockscope_events_total", l, s->ctr[i]);
 	}
 	family(o, "lockscope_losses", "counter", NULL,
 	       "Events lockscope could not record fully, by reason.");
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++) {
 		one_label(l, sizeof(l), "reason",
-			  snake(b, sizeof(b), ls_loss_name(i)));
+			  ls_name_key(b, sizeof(b), ls_loss_name(i)));
 		sample_u64(o, "lockscope_losses_total", l, s->loss[i]);
 	}
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* enum_names.c - the printable names of the contract's enums: lock kinds
- * (and their parser), losses, event counters, locks recognised in BPF. */
+ * (and their parser), losses, event counters, locks recognised in BPF, and
+ * their one-word form for keys and label values. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,4 +104,24 @@ const char *ls_known_name(unsigned known)
 	default:
 		return NULL;
 	}
+}
+
+const char *ls_name_key(char *buf, size_t len, const char *name)
+{
+	size_t n = 0;
+
+	if (!len)
+		return buf;
+	for (; *name && n + 1 < len; name++) {
+		unsigned char c = (unsigned char)*name;
+
+		if (isalnum(c))
+			buf[n++] = (char)tolower(c);
+		else if (n && buf[n - 1] != '_')
+			buf[n++] = '_';
+	}
+	while (n && buf[n - 1] == '_')
+		n--;
+	buf[n] = '\0';
+	return buf;
 }

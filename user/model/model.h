@@ -191,6 +191,10 @@ int ls_kind_parse(const char *s, uint32_t *mask);
 const char *ls_loss_name(unsigned loss);
 const char *ls_ctr_name(unsigned ctr);
 const char *ls_known_name(unsigned known);
+/* @name as one snake_case word for metric keys and label values: lower
+ * case, every run of other characters one '_', none at either end
+ * ("skipped by kernel (nested)" -> "skipped_by_kernel_nested"). */
+const char *ls_name_key(char *buf, size_t len, const char *name);
 
 /* ---- owner words (owner.c) -------------------------------------------- */
 /* Decide who holds a lock of @kind from its owner and count words (as read
