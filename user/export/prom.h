@@ -42,14 +42,10 @@ struct ls_prom_meta {
 };
 
 /*
- * Write the whole exposition.  @cur is the snapshot given to the last
- * update; @prev the one before it (NULL at first) for the per-interval spin
- * share.  Returns 0 or -EIO when @f failed.
+ * The whole exposition into a malloc'ed buffer (NUL-terminated).  @cur is
+ * the snapshot given to the last update; @prev the one before it (NULL at
+ * first) for the per-interval spin share.  Returns 0 or -errno.
  */
-int ls_prom_write(FILE *f, const struct ls_prom *p,
-		  const struct ls_snapshot *cur, const struct ls_snapshot *prev,
-		  const struct ls_prom_meta *m, enum ls_prom_format fmt);
-/* Same into a malloc'ed buffer (NUL-terminated): 0 or -errno. */
 int ls_prom_render(char **buf, size_t *len, const struct ls_prom *p,
 		   const struct ls_snapshot *cur,
 		   const struct ls_snapshot *prev, const struct ls_prom_meta *m,

@@ -497,9 +497,11 @@ static void process_metrics(const struct out *o, const struct ls_prom_meta *m)
 	sample_u64(o, "process_max_fds", "", m->max_fds);
 }
 
-int ls_prom_write(FILE *f, const struct ls_prom *p,
-		  const struct ls_snapshot *cur, const struct ls_snapshot *prev,
-		  const struct ls_prom_meta *m, enum ls_prom_format fmt)
+/* The whole exposition into @f: 0, -ENOMEM or -EIO when @f failed. */
+static int write_all(FILE *f, const struct ls_prom *p,
+		     const struct ls_snapshot *cur,
+		     const struct ls_snapshot *prev,
+		     const struct ls_prom_meta *m, enum ls_prom_format fmt)
 {
 	struct out o = {f, fmt};
 	const struct ls_prom_series **all;
@@ -540,7 +542,7 @@ int ls_prom_render(char **buf, size_t *len, const struct ls_prom *p,
 	f = open_memstream(buf, len);
 	if (!f)
 		return -errno;
-	err = ls_prom_write(f, p, cur, prev, m, fmt);
+	err = write_all(f, p, cur, prev, m, fmt);
 	if (fclose(f) && !err)
 		err = -EIO;
 	if (err) {

@@ -36,19 +36,3 @@ uint64_t ls_hist_cum(const __u64 *h, unsigned last)
 		n += h[i];
 	return n;
 }
-
-uint64_t ls_hist_pct(const __u64 *h, double pct)
-{
-	uint64_t n = ls_hist_count(h), seen = 0;
-	double rank;
-
-	if (!n)
-		return 0;
-	rank = pct / 100.0 * (double)n;
-	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
-		seen += h[i];
-		if ((double)seen >= rank && seen)
-			return 1ULL << (i + 1);
-	}
-	return 1ULL << LS_HIST_SLOTS;
-}

@@ -15,8 +15,5 @@ uint64_t ls_hist_lo(unsigned i);
 uint64_t ls_hist_count(const __u64 *h);
 /* Count of slots 0..@last: the values below ls_hist_lo(@last + 1). */
 uint64_t ls_hist_cum(const __u64 *h, unsigned last);
-/* Value below which @pct percent of the counts fall, as the upper bound of
- * the slot holding that rank; 0 when empty. */
-uint64_t ls_hist_pct(const __u64 *h, double pct);
 
 #endif

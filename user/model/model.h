@@ -127,9 +127,6 @@ int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
 			    const char *fn, uint64_t samples);
 /* Append a waiting task; -ENOMEM on allocation failure. */
 int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w);
-/* Sum of waits that were begun but are not recorded (for the invariant
- * begins = recorded + lost + in flight). */
-uint64_t ls_snap_lost(const struct ls_snapshot *s);
 /* cpu-clock samples of @s: all of them, and those inside spin functions. */
 uint64_t ls_snap_samples(const struct ls_snapshot *s);
 uint64_t ls_snap_spin_samples(const struct ls_snapshot *s);
@@ -168,7 +165,6 @@ enum ls_sort {
 	LS_SORT_CALLER, /* top caller's name */
 	LS_SORT_NR,
 };
-const char *ls_sort_name(enum ls_sort k);
 int ls_sort_parse(const char *s, enum ls_sort *out);
 /* Sort, descending for numbers (ascending for name and kind) unless @reverse.
  */

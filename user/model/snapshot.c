@@ -148,12 +148,6 @@ int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w)
 	return 0;
 }
 
-uint64_t ls_snap_lost(const struct ls_snapshot *s)
-{
-	return s->loss[LS_LOSS_TASK_MAP_FULL] + s->loss[LS_LOSS_DEPTH] +
-	       s->loss[LS_LOSS_LOCK_MAP_FULL] + s->loss[LS_LOSS_ORPHANED];
-}
-
 uint64_t ls_snap_samples(const struct ls_snapshot *s)
 {
 	uint64_t n = 0;

@@ -39,11 +39,6 @@ static const char *const sort_names[LS_SORT_NR] = {
 	[LS_SORT_WON] = "won",	       [LS_SORT_CALLER] = "caller",
 };
 
-const char *ls_sort_name(enum ls_sort k)
-{
-	return (unsigned)k < LS_SORT_NR ? sort_names[k] : "?";
-}
-
 int ls_sort_parse(const char *s, enum ls_sort *out)
 {
 	for (unsigned i = 0; i < LS_SORT_NR; i++)

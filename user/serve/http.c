@@ -236,12 +236,6 @@ void ls_http_publish(struct ls_http *h, struct ls_page *pg)
 	ls_page_put(old);
 }
 
-void ls_http_counts(struct ls_http *h, unsigned long *ok, unsigned long *bad)
-{
-	*ok = __atomic_load_n(&h->ok, __ATOMIC_RELAXED);
-	*bad = __atomic_load_n(&h->bad, __ATOMIC_RELAXED);
-}
-
 void ls_http_stop(struct ls_http *h)
 {
 	if (!h)

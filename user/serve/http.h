@@ -43,8 +43,6 @@ struct ls_http;
 struct ls_http *ls_http_start(int fd);
 /* Make @pg (its reference is taken over) the page served from now on. */
 void ls_http_publish(struct ls_http *h, struct ls_page *pg);
-/* Requests answered so far, by class. */
-void ls_http_counts(struct ls_http *h, unsigned long *ok, unsigned long *bad);
 void ls_http_stop(struct ls_http *h);
 
 #endif

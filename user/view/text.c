@@ -29,7 +29,8 @@ void ls_print_losses(FILE *f, const struct ls_snapshot *s)
 	fprintf(f, ")\n");
 }
 
-void ls_print_spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
+/* The sampler's spin-share table (functions, then their callers). */
+static void spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
 {
 	uint64_t all = ls_snap_samples(s), spin = ls_snap_spin_samples(s);
 
@@ -176,7 +177,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		fprintf(f, "\n(%zu more locks not shown; -n to show more)\n",
 			s->nrows - shown);
 	if (hz)
-		ls_print_spin_share(f, s, hz);
+		spin_share(f, s, hz);
 }
 
 void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
