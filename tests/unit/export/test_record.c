@@ -148,14 +148,11 @@ static void parse_ok(const char *json, struct ls_rec *r)
 		fail_msg("refused: %s", err);
 }
 
-/* Issue 11, item 4: files made to break the reader or the terminal. */
-static void test_reader_hostile(void **state)
+/* Issue 11, item 4: files made to break the reader or the terminal.  Not
+ * an object: said what it is, not "truncated". */
+static void test_reader_not_object(void **state)
 {
-	struct ls_rec r;
-	char *s;
-
 	(void)state;
-	/* not an object: said what it is, not "truncated" */
 	expect_error("null", "the file holds JSON null, not a record");
 	expect_error("null\n", "the file holds JSON null, not a record");
 	expect_error("123", "the file holds a JSON number");
@@ -163,8 +160,15 @@ static void test_reader_hostile(void **state)
 	expect_error("\"x\"", "the file holds a JSON string");
 	expect_error("nul", "truncated JSON");
 	expect_error("{\"a\":", "truncated JSON");
+}
 
-	/* 2^64 - 1 is the largest count; 2^64 and above are refused */
+/* 2^64 - 1 is the largest count; 2^64 and above are refused. */
+static void test_reader_big_integers(void **state)
+{
+	struct ls_rec r;
+	char *s;
+
+	(void)state;
 	s = doc("", LOCK("mutex@f", "mutex", "18446744073709551615"));
 	parse_ok(s, &r);
 	assert_true(r.totals.locks[0].contentions == UINT64_MAX);
@@ -182,9 +186,15 @@ static void test_reader_hostile(void **state)
 	assert_string_equal(r.totals.locks[0].name, "18446744073709551616");
 	ls_rec_free(&r);
 	free(s);
+}
 
-	/* rows of one lock class that would add up past 2^64 - 1 (they
-	 * wrapped to 18446744073709551614 before), and a run's total */
+/* Rows of one lock class that would add up past 2^64 - 1 (they wrapped to
+ * 18446744073709551614 before), and a run's total. */
+static void test_reader_sums(void **state)
+{
+	char *s;
+
+	(void)state;
 	s = doc("", LOCK("mutex@f", "mutex", "18446744073709551615") "," LOCK(
 			    "mutex@f", "mutex", "18446744073709551615"));
 	expect_error(s, "totals.locks: the contentions of the locks add up to "
@@ -194,7 +204,14 @@ static void test_reader_hostile(void **state)
 			    "mutex@g", "mutex", "1"));
 	expect_error(s, "add up to more than 2^64-1");
 	free(s);
+}
 
+static void test_reader_unsafe_text(void **state)
+{
+	struct ls_rec r;
+	char *s;
+
+	(void)state;
 	/* C1 controls (CSI as U+009B, raw 0xC2 0x9B), bidi overrides and
 	 * isolates, bytes that are not UTF-8: a name is refused */
 	s = doc("", LOCK("mutex@\\u009b31mx", "mutex", "1"));
@@ -593,7 +610,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reader_errors),
-		cmocka_unit_test(test_reader_hostile),
+		cmocka_unit_test(test_reader_not_object),
+		cmocka_unit_test(test_reader_big_integers),
+		cmocka_unit_test(test_reader_sums),
+		cmocka_unit_test(test_reader_unsafe_text),
 		cmocka_unit_test(test_reader_classes),
 		cmocka_unit_test(test_lock_id_and_numbers),
 		cmocka_unit_test_setup_teardown(test_json_round_trip, setup,
