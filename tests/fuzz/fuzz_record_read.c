@@ -5,7 +5,9 @@
  * Whatever the bytes, ls_rec_parse() must return 0 or -EINVAL with a
  * one-line message, and a record it accepts must go through the metrics,
  * a comparison with itself and the CSV and lkp writers, all without a
- * sanitizer report.  Built by `make fuzz-build`; `make fuzz` runs it.
+ * sanitizer report.  Nothing it accepts may hold text unsafe for a
+ * terminal (controls, bidi overrides, bytes that are not UTF-8).  Built by
+ * `make fuzz-build`; `make fuzz` runs it.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include "analysis/compare.h"
 #include "export/record.h"
 #include "export/record_write.h"
+#include "export/untrusted_text.h"
 
 static FILE *sink;
 
@@ -50,6 +53,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* errors are one non-empty line */
 		return 0;
 	}
+	if (ls_text_unsafe(r[0].kernel) || ls_text_unsafe(r[0].command))
+		abort();
+	for (size_t i = 0; i < r[0].totals.nlocks; i++)
+		if (ls_text_unsafe(r[0].totals.locks[i].name))
+			abort();
 	r[1] = r[0];
 	if (ls_compare(&r[0], 1, &r[1], 1, 5, 1, &c) == 0) {
 		if (c.nchanged) /* a record compared with itself */

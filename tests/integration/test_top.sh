@@ -368,7 +368,10 @@ def frames(path):
             name, kind = l[:32].strip(), l[33:42].strip()
             f = l[42:].split()
             cont, spin, sleep = float(f[0]), float(f[1]), float(f[2])
-            assert re.match(r"<?[0-9.]+(ns|us|ms|s)$", f[3]) and re.match(r"<?[0-9.]+(ns|us|ms|s)$", f[4]), l
+            # AVG and MAX as on the full screen: "-" without a wait
+            dur = r"(-|<?[0-9.]+(ns|us|ms|s))$"
+            assert re.match(dur, f[3]) and re.match(dur, f[4]), l
+            assert f[3] != "-" or cont == 0, l
             int(f[5]); int(f[6])
             rows.append((name, kind, cont, spin, sleep))
         fr.append(rows)

@@ -22,7 +22,8 @@ static struct json_object *hist_json(const __u64 *h)
 	return a;
 }
 
-struct json_object *ls_row_to_json(const struct ls_row *r, int with_addr)
+/* One lock row as a JSON object (name, kind, stats, histograms, callers). */
+static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *callers = json_object_new_array();
@@ -130,7 +131,7 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 	json_object_object_add(samp, "spin_functions", funcs);
 	for (size_t i = 0; i < s->nrows; i++)
 		json_object_array_add(locks,
-				      ls_row_to_json(&s->rows[i], with_addr));
+				      row_to_json(&s->rows[i], with_addr));
 	for (unsigned i = 0; i < s->nprogs; i++) {
 		struct json_object *p = json_object_new_object();
 

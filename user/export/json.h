@@ -7,8 +7,6 @@
 #include "model/model.h"
 #include "model/sources.h"
 
-/* One lock row as a JSON object (name, kind, stats, histograms, callers). */
-struct json_object *ls_row_to_json(const struct ls_row *r, int with_addr);
 /* counters, losses, sampler and every row of @s. */
 struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr);
 /* The sources table. */

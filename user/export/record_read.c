@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* record_read.c - read a record file back, checking every field it uses. */
+/* record_read.c - a record's JSON document into struct ls_rec, checking
+ * every field it uses; rows of one lock class summed without wrapping. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -10,18 +11,10 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "export/record.h"
+#include "export/record_int.h"
+#include "export/untrusted_text.h"
 
-#define JSON_MAX_DEPTH 32
-
-struct rd {
-	char *err;
-	size_t errlen;
-};
-
-static int bad(struct rd *rd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int bad(struct rd *rd, const char *fmt, ...)
+int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -33,7 +26,7 @@ static int bad(struct rd *rd, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static struct json_object *member(struct rd *rd, struct json_object *o,
+static struct json_object *member(struct ls_rd *rd, struct json_object *o,
 				  const char *path, const char *key,
 				  json_type type, int *err)
 {
@@ -41,18 +34,19 @@ static struct json_object *member(struct rd *rd, struct json_object *o,
 
 	if (!json_object_object_get_ex(o, key, &v) ||
 	    !json_object_is_type(v, type)) {
-		*err = bad(rd, "%s%s%s: missing or not %s %s", path,
-			   *path ? "." : "", key,
-			   type == json_type_array || type == json_type_object
-				   ? "an"
-				   : "a",
-			   json_type_to_name(type));
+		*err = ls_rd_bad(rd, "%s%s%s: missing or not %s %s", path,
+				 *path ? "." : "", key,
+				 type == json_type_array ||
+						 type == json_type_object
+					 ? "an"
+					 : "a",
+				 json_type_to_name(type));
 		return NULL;
 	}
 	return v;
 }
 
-static int get_u64(struct rd *rd, struct json_object *o, const char *path,
+static int get_u64(struct ls_rd *rd, struct json_object *o, const char *path,
 		   const char *key, uint64_t *out)
 {
 	struct json_object *v;
@@ -60,14 +54,15 @@ static int get_u64(struct rd *rd, struct json_object *o, const char *path,
 	if (!json_object_object_get_ex(o, key, &v) ||
 	    !json_object_is_type(v, json_type_int) ||
 	    json_object_get_int64(v) < 0)
-		return bad(rd, "%s.%s: missing or not a non-negative integer",
-			   path, key);
+		return ls_rd_bad(rd,
+				 "%s.%s: missing or not a non-negative integer",
+				 path, key);
 	*out = json_object_get_uint64(v);
 	return 0;
 }
 
 /* Like get_u64, but a missing key reads as 0. */
-static int opt_u64(struct rd *rd, struct json_object *o, const char *path,
+static int opt_u64(struct ls_rd *rd, struct json_object *o, const char *path,
 		   const char *key, uint64_t *out)
 {
 	*out = 0;
@@ -76,7 +71,7 @@ static int opt_u64(struct rd *rd, struct json_object *o, const char *path,
 	return get_u64(rd, o, path, key, out);
 }
 
-static int get_secs(struct rd *rd, struct json_object *o, const char *path,
+static int get_secs(struct ls_rd *rd, struct json_object *o, const char *path,
 		    const char *key, double *out)
 {
 	struct json_object *v;
@@ -85,41 +80,14 @@ static int get_secs(struct rd *rd, struct json_object *o, const char *path,
 	if (!json_object_object_get_ex(o, key, &v) ||
 	    (!json_object_is_type(v, json_type_double) &&
 	     !json_object_is_type(v, json_type_int)))
-		return bad(rd, "%s.%s: missing or not a number", path, key);
+		return ls_rd_bad(rd, "%s.%s: missing or not a number", path,
+				 key);
 	d = json_object_get_double(v);
 	if (!isfinite(d) || d < 0 || d > 1e9)
-		return bad(rd, "%s.%s: %g is not a duration in seconds", path,
-			   key, d);
+		return ls_rd_bad(rd, "%s.%s: %g is not a duration in seconds",
+				 path, key, d);
 	*out = d;
 	return 0;
-}
-
-/* Up to 32 bytes of untrusted text for a one-line message. */
-static const char *printable(char *buf, size_t len, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len && i < 32 && s[i]; i++)
-		buf[i] =
-			(unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	buf[i] = '\0';
-	return buf;
-}
-
-static int has_control(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
-}
-
-/* Text from the file that will be printed: no control characters. */
-static void sanitize(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
 }
 
 static int kind_of(const char *s, unsigned *kind)
@@ -156,21 +124,56 @@ static int cmp_lock(const void *a, const void *b)
 	return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
+/* The counters that rows of one name and kind add up to. */
+static const struct {
+	const char *key;
+	size_t off;
+} summed[] = {
+	{"contentions", offsetof(struct ls_rec_lock, contentions)},
+	{"total_ns", offsetof(struct ls_rec_lock, total_ns)},
+	{"spin_ns", offsetof(struct ls_rec_lock, spin_ns)},
+	{"sleep_ns", offsetof(struct ls_rec_lock, sleep_ns)},
+	{"spin_won", offsetof(struct ls_rec_lock, spin_won)},
+	{"spin_failed", offsetof(struct ls_rec_lock, spin_failed)},
+	{"gave_up", offsetof(struct ls_rec_lock, gave_up)},
+	{"begins", offsetof(struct ls_rec_lock, begins)},
+	{"osq_ns", offsetof(struct ls_rec_lock, osq_ns)},
+	{"osq_bailouts", offsetof(struct ls_rec_lock, osq_bailouts)},
+	{"slow_path_ns", offsetof(struct ls_rec_lock, slow_ns)},
+	{"slow_path_untraced_ns",
+	 offsetof(struct ls_rec_lock, slow_untraced_ns)},
+};
+
+#define FIELD(l, i) (*(uint64_t *)((char *)(l) + summed[i].off))
+
+/*
+ * Every summed counter over all @n locks fits in 64 bits: then so do the
+ * sums of any of them (a lock class, a run's total), and nothing wraps.
+ */
+static int sums_fit(struct ls_rd *rd, const char *path,
+		    const struct ls_rec_lock *locks, size_t n)
+{
+	for (size_t f = 0; f < sizeof(summed) / sizeof(*summed); f++) {
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (__builtin_add_overflow(sum, FIELD(&locks[i], f),
+						   &sum))
+				return ls_rd_bad(
+					rd,
+					"%s.locks: the %s of the locks add "
+					"up to more than 2^64-1",
+					path, summed[f].key);
+	}
+	return 0;
+}
+
+/* Add @s to its class @d (sums_fit() made sure nothing wraps). */
 static void merge_lock(struct ls_rec_lock *d, const struct ls_rec_lock *s)
 {
 	d->instances += s->instances;
-	d->contentions += s->contentions;
-	d->total_ns += s->total_ns;
-	d->spin_ns += s->spin_ns;
-	d->sleep_ns += s->sleep_ns;
-	d->spin_won += s->spin_won;
-	d->spin_failed += s->spin_failed;
-	d->gave_up += s->gave_up;
-	d->begins += s->begins;
-	d->osq_ns += s->osq_ns;
-	d->osq_bailouts += s->osq_bailouts;
-	d->slow_ns += s->slow_ns;
-	d->slow_untraced_ns += s->slow_untraced_ns;
+	for (size_t f = 0; f < sizeof(summed) / sizeof(*summed); f++)
+		FIELD(d, f) += FIELD(s, f);
 	if (s->max_ns > d->max_ns)
 		d->max_ns = s->max_ns;
 	/* peaks of different locks do not add up: keep the highest */
@@ -178,7 +181,7 @@ static void merge_lock(struct ls_rec_lock *d, const struct ls_rec_lock *s)
 		d->peak_waiters = s->peak_waiters;
 }
 
-static int read_lock(struct rd *rd, struct json_object *o, const char *path,
+static int read_lock(struct ls_rd *rd, struct json_object *o, const char *path,
 		     struct ls_rec_lock *l)
 {
 	static const struct {
@@ -211,7 +214,7 @@ static int read_lock(struct rd *rd, struct json_object *o, const char *path,
 	int err = 0;
 
 	if (!json_object_is_type(o, json_type_object))
-		return bad(rd, "%s: not an object", path);
+		return ls_rd_bad(rd, "%s: not an object", path);
 	memset(l, 0, sizeof(*l));
 	l->instances = 1;
 	v = member(rd, o, path, "name", json_type_string, &err);
@@ -220,10 +223,12 @@ static int read_lock(struct rd *rd, struct json_object *o, const char *path,
 	s = json_object_get_string(v);
 	if (!*s || (size_t)json_object_get_string_len(v) >= sizeof(l->name) ||
 	    strlen(s) != (size_t)json_object_get_string_len(v) ||
-	    has_control(s))
-		return bad(
+	    ls_text_unsafe(s))
+		return ls_rd_bad(
 			rd,
-			"%s.name: empty, too long or holds control characters",
+			"%s.name: empty, too long or holds control "
+			"characters (C0, C1, bidirectional overrides or "
+			"bytes that are not UTF-8)",
 			path);
 	memcpy(l->name, s, strlen(s) + 1);
 	strip_addr(l->name);
@@ -233,8 +238,9 @@ static int read_lock(struct rd *rd, struct json_object *o, const char *path,
 	if (kind_of(json_object_get_string(v), &l->kind)) {
 		char k[40];
 
-		return bad(rd, "%s.kind: unknown lock kind '%s'", path,
-			   printable(k, sizeof(k), json_object_get_string(v)));
+		return ls_rd_bad(rd, "%s.kind: unknown lock kind '%s'", path,
+				 ls_text_excerpt(k, sizeof(k),
+						 json_object_get_string(v)));
 	}
 	for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); i++) {
 		err = get_u64(rd, o, path, fields[i].key,
@@ -252,8 +258,8 @@ static int read_lock(struct rd *rd, struct json_object *o, const char *path,
 	return 0;
 }
 
-static int read_locks(struct rd *rd, struct json_object *snap, const char *path,
-		      struct ls_rec_snap *s)
+static int read_locks(struct ls_rd *rd, struct json_object *snap,
+		      const char *path, struct ls_rec_snap *s)
 {
 	struct json_object *a;
 	size_t n, keep = 0;
@@ -268,7 +274,7 @@ static int read_locks(struct rd *rd, struct json_object *snap, const char *path,
 		return 0;
 	s->locks = calloc(n, sizeof(*s->locks));
 	if (!s->locks)
-		return bad(rd, "%s.locks: out of memory", path);
+		return ls_rd_bad(rd, "%s.locks: out of memory", path);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(p, sizeof(p), "%s.locks[%zu]", path, i);
 		err = read_lock(rd, json_object_array_get_idx(a, i), p,
@@ -276,6 +282,9 @@ static int read_locks(struct rd *rd, struct json_object *snap, const char *path,
 		if (err)
 			return err;
 	}
+	err = sums_fit(rd, path, s->locks, n);
+	if (err)
+		return err;
 	qsort(s->locks, n, sizeof(*s->locks), cmp_lock);
 	for (size_t i = 0; i < n; i++) {
 		if (keep && !cmp_lock(&s->locks[keep - 1], &s->locks[i]))
@@ -287,7 +296,7 @@ static int read_locks(struct rd *rd, struct json_object *snap, const char *path,
 	return 0;
 }
 
-static int read_sampler(struct rd *rd, struct json_object *snap,
+static int read_sampler(struct ls_rd *rd, struct json_object *snap,
 			const char *path, struct ls_rec_snap *s)
 {
 	struct json_object *smp, *funcs;
@@ -307,8 +316,9 @@ static int read_sampler(struct rd *rd, struct json_object *snap,
 		return err;
 	n = json_object_array_length(funcs);
 	if (n > LS_MAX_SPIN_RANGES)
-		return bad(rd, "%s.spin_functions: %zu entries, at most %d", p,
-			   n, LS_MAX_SPIN_RANGES);
+		return ls_rd_bad(rd,
+				 "%s.spin_functions: %zu entries, at most %d",
+				 p, n, LS_MAX_SPIN_RANGES);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *f = json_object_array_get_idx(funcs, i);
 		struct ls_rec_spin *sp = &s->spin[i];
@@ -317,15 +327,15 @@ static int read_sampler(struct rd *rd, struct json_object *snap,
 
 		snprintf(fp, sizeof(fp), "%s.spin_functions[%zu]", p, i);
 		if (!json_object_is_type(f, json_type_object))
-			return bad(rd, "%s: not an object", fp);
+			return ls_rd_bad(rd, "%s: not an object", fp);
 		v = member(rd, f, fp, "function", json_type_string, &err);
 		if (!v)
 			return err;
 		if (!json_object_get_string_len(v) ||
 		    (size_t)json_object_get_string_len(v) >= sizeof(sp->fn) ||
 		    strchr(json_object_get_string(v), ' ') ||
-		    has_control(json_object_get_string(v)))
-			return bad(
+		    ls_text_unsafe(json_object_get_string(v)))
+			return ls_rd_bad(
 				rd,
 				"%s.function: empty, too long or not one word",
 				fp);
@@ -335,7 +345,7 @@ static int read_sampler(struct rd *rd, struct json_object *snap,
 		if (err)
 			return err;
 		if (sp->samples > s->samples)
-			return bad(
+			return ls_rd_bad(
 				rd,
 				"%s.samples: more than the %llu samples taken",
 				fp, (unsigned long long)s->samples);
@@ -344,7 +354,7 @@ static int read_sampler(struct rd *rd, struct json_object *snap,
 	return 0;
 }
 
-static int read_snap(struct rd *rd, struct json_object *o, const char *path,
+static int read_snap(struct ls_rd *rd, struct json_object *o, const char *path,
 		     struct ls_rec_snap *s)
 {
 	struct json_object *ctr, *loss;
@@ -352,7 +362,7 @@ static int read_snap(struct rd *rd, struct json_object *o, const char *path,
 	int err = 0;
 
 	if (!json_object_is_type(o, json_type_object))
-		return bad(rd, "%s: not an object", path);
+		return ls_rd_bad(rd, "%s: not an object", path);
 	ctr = member(rd, o, path, "counters", json_type_object, &err);
 	if (!ctr)
 		return err;
@@ -396,7 +406,8 @@ static void join_argv(struct json_object *a, char *buf, size_t len)
 	}
 }
 
-static int read_run(struct rd *rd, struct json_object *root, struct ls_rec *r)
+static int read_run(struct ls_rd *rd, struct json_object *root,
+		    struct ls_rec *r)
 {
 	struct json_object *run, *v;
 	int err = 0;
@@ -409,45 +420,46 @@ static int read_run(struct rd *rd, struct json_object *root, struct ls_rec *r)
 	if (!v)
 		return err;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", json_object_get_string(v));
-	sanitize(r->kernel);
+	ls_text_make_safe(r->kernel);
 	err = get_u64(rd, run, "run", "cpus", &u);
 	if (err)
 		return err;
 	if (!u || u > 1U << 20)
-		return bad(rd, "run.cpus: %llu is not a CPU count",
-			   (unsigned long long)u);
+		return ls_rd_bad(rd, "run.cpus: %llu is not a CPU count",
+				 (unsigned long long)u);
 	r->cpus = (unsigned)u;
 	err = get_secs(rd, run, "run", "duration_s", &r->duration_s);
 	if (err)
 		return err;
 	r->exit_status = -1;
 	if (!json_object_object_get_ex(run, "command", &v))
-		return bad(rd, "run.command: missing");
+		return ls_rd_bad(rd, "run.command: missing");
 	if (v) {
 		if (!json_object_is_type(v, json_type_array) ||
 		    !json_object_array_length(v))
-			return bad(
+			return ls_rd_bad(
 				rd,
 				"run.command: not null or a non-empty array");
 		r->has_command = 1;
 		join_argv(v, r->command, sizeof(r->command));
-		sanitize(r->command);
+		ls_text_make_safe(r->command);
 		err = get_u64(rd, run, "run", "exit_status", &u);
 		if (err)
 			return err;
 		if (u > 255)
-			return bad(rd, "run.exit_status: %llu is above 255",
-				   (unsigned long long)u);
+			return ls_rd_bad(rd,
+					 "run.exit_status: %llu is above 255",
+					 (unsigned long long)u);
 		r->exit_status = (int)u;
 	}
 	if (!json_object_object_get_ex(run, "interval_s", &v))
-		return bad(rd, "run.interval_s: missing");
+		return ls_rd_bad(rd, "run.interval_s: missing");
 	if (v) {
 		err = get_secs(rd, run, "run", "interval_s", &r->interval_s);
 		if (err)
 			return err;
 		if (r->interval_s <= 0)
-			return bad(rd, "run.interval_s: must be above 0");
+			return ls_rd_bad(rd, "run.interval_s: must be above 0");
 	}
 	v = member(rd, run, "run", "interrupted", json_type_boolean, &err);
 	if (!v)
@@ -456,7 +468,7 @@ static int read_run(struct rd *rd, struct json_object *root, struct ls_rec *r)
 	return 0;
 }
 
-static int read_intervals(struct rd *rd, struct json_object *root,
+static int read_intervals(struct ls_rd *rd, struct json_object *root,
 			  struct ls_rec *r)
 {
 	struct json_object *a;
@@ -468,14 +480,14 @@ static int read_intervals(struct rd *rd, struct json_object *root,
 		return err;
 	n = json_object_array_length(a);
 	if (n && !r->interval_s)
-		return bad(rd,
-			   "intervals: %zu given but run.interval_s is null",
-			   n);
+		return ls_rd_bad(
+			rd, "intervals: %zu given but run.interval_s is null",
+			n);
 	if (!n)
 		return 0;
 	r->intervals = calloc(n, sizeof(*r->intervals));
 	if (!r->intervals)
-		return bad(rd, "intervals: out of memory");
+		return ls_rd_bad(rd, "intervals: out of memory");
 	r->nintervals = n;
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
@@ -494,10 +506,30 @@ static int read_intervals(struct rd *rd, struct json_object *root,
 	return 0;
 }
 
+/* What a JSON value that is not an object is, for a message. */
+static const char *json_kind(struct json_object *o)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_null:
+		return "JSON null";
+	case json_type_boolean:
+		return "a JSON boolean";
+	case json_type_double:
+	case json_type_int:
+		return "a JSON number";
+	case json_type_string:
+		return "a JSON string";
+	case json_type_array:
+		return "a JSON array";
+	default:
+		return "a JSON object";
+	}
+}
+
 int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 		     size_t errlen)
 {
-	struct rd rd = {err, errlen};
+	struct ls_rd rd = {err, errlen};
 	struct json_object *v;
 	int64_t ver;
 	int e = 0;
@@ -505,22 +537,25 @@ int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 	memset(r, 0, sizeof(*r));
 	r->exit_status = -1;
 	if (!json_object_is_type(root, json_type_object))
-		return bad(&rd, "not a JSON object");
+		return ls_rd_bad(
+			&rd, "the file holds %s, not a record (a JSON object)",
+			json_kind(root));
 	if (!json_object_object_get_ex(root, "schema", &v) ||
 	    !json_object_is_type(v, json_type_string) ||
 	    strcmp(json_object_get_string(v), LS_REC_SCHEMA))
-		return bad(&rd,
-			   "not a lockscope record (no \"schema\": \"%s\")",
-			   LS_REC_SCHEMA);
+		return ls_rd_bad(
+			&rd, "not a lockscope record (no \"schema\": \"%s\")",
+			LS_REC_SCHEMA);
 	if (!json_object_object_get_ex(root, "schema_version", &v) ||
 	    !json_object_is_type(v, json_type_int))
-		return bad(&rd, "schema_version: missing or not an integer");
+		return ls_rd_bad(&rd,
+				 "schema_version: missing or not an integer");
 	ver = json_object_get_int64(v);
 	if (ver != LS_REC_VERSION)
-		return bad(&rd,
-			   "schema version %lld is not supported (this "
-			   "lockscope reads version %d)",
-			   (long long)ver, LS_REC_VERSION);
+		return ls_rd_bad(&rd,
+				 "schema version %lld is not supported (this "
+				 "lockscope reads version %d)",
+				 (long long)ver, LS_REC_VERSION);
 	r->version = (int)ver;
 	e = read_run(&rd, root, r);
 	if (!e) {
@@ -534,104 +569,6 @@ int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 		e = read_intervals(&rd, root, r);
 	if (e)
 		ls_rec_free(r);
-	return e;
-}
-
-int ls_rec_parse(const char *buf, size_t len, struct ls_rec *r, char *err,
-		 size_t errlen)
-{
-	struct rd rd = {err, errlen};
-	struct json_tokener *tok;
-	struct json_object *root;
-	enum json_tokener_error je;
-	size_t end;
-	int e;
-
-	memset(r, 0, sizeof(*r));
-	if (!len)
-		return bad(&rd, "empty file");
-	if (len > LS_REC_MAX_BYTES)
-		return bad(&rd, "larger than %lu bytes", LS_REC_MAX_BYTES);
-	tok = json_tokener_new_ex(JSON_MAX_DEPTH);
-	if (!tok)
-		return bad(&rd, "out of memory");
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	je = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (je == json_tokener_continue) {
-		json_object_put(root);
-		return bad(&rd,
-			   "truncated JSON (the file ends inside a value)");
-	}
-	if (je != json_tokener_success) {
-		json_object_put(root);
-		return bad(&rd, "malformed JSON at byte %zu: %s", end,
-			   json_tokener_error_desc(je));
-	}
-	for (; end < len; end++)
-		if (!strchr(" \t\r\n", buf[end]) || !buf[end]) {
-			json_object_put(root);
-			return bad(&rd,
-				   "malformed JSON: data after the end at byte "
-				   "%zu",
-				   end);
-		}
-	e = ls_rec_from_json(root, r, err, errlen);
-	json_object_put(root);
-	return e;
-}
-
-int ls_rec_read_file(const char *path, struct ls_rec *r, char *err,
-		     size_t errlen)
-{
-	struct rd rd = {err, errlen};
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	int fd, e = 0;
-
-	memset(r, 0, sizeof(*r));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = -errno;
-		bad(&rd, "%s", strerror(-e));
-		return e;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap > LS_REC_MAX_BYTES) {
-				e = bad(&rd, "larger than %lu bytes",
-					LS_REC_MAX_BYTES);
-				break;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				e = bad(&rd, "out of memory");
-				break;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = -errno;
-			bad(&rd, "%s", strerror(errno));
-			break;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (!e)
-		e = ls_rec_parse(buf, len, r, err, errlen);
-	free(buf);
 	return e;
 }
 

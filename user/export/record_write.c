@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* record_write.c - records as JSON (the schema), CSV and lkp lines. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +7,7 @@
 #include "analysis/metrics.h"
 #include "export/record.h"
 #include "export/record_write.h"
-#include "view/compare_table.h"
+#include "export/csv.h"
 
 struct ls_series_ref {
 	struct ls_lock_key key;
@@ -251,25 +250,6 @@ static void print_csv(FILE *f, struct ls_rec *r)
 		csv_rows(f, &r->intervals[i], i + 1);
 }
 
-/* "skipped by kernel (nested)" -> "skipped_by_kernel_nested" */
-static const char *key_word(char *buf, size_t len, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s && n + 1 < len; s++) {
-		int word = isalnum((unsigned char)*s);
-
-		if (word)
-			buf[n++] = *s;
-		else if (n && buf[n - 1] != '_')
-			buf[n++] = '_';
-	}
-	while (n && buf[n - 1] == '_')
-		n--;
-	buf[n] = '\0';
-	return buf;
-}
-
 static int print_lkp(FILE *f, const struct ls_rec *r)
 {
 	struct ls_stats st = {0};
@@ -284,11 +264,11 @@ static int print_lkp(FILE *f, const struct ls_rec *r)
 	fprintf(f, "lockscope.run.interrupted: %d\n", r->interrupted);
 	for (unsigned i = 0; i < LS_CTR_MAX; i++)
 		fprintf(f, "lockscope.events.%s: %llu\n",
-			key_word(k, sizeof(k), ls_ctr_name(i)),
+			ls_name_key(k, sizeof(k), ls_ctr_name(i)),
 			(unsigned long long)r->totals.ctr[i]);
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
 		fprintf(f, "lockscope.loss.%s: %llu\n",
-			key_word(k, sizeof(k), ls_loss_name(i)),
+			ls_name_key(k, sizeof(k), ls_loss_name(i)),
 			(unsigned long long)r->totals.loss[i]);
 	err = ls_snap_stats(&r->totals, &st);
 	for (size_t i = 0; !err && i < st.n; i++)

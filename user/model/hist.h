@@ -4,7 +4,6 @@
 #define LS_HIST_H
 
 #include <stdint.h>
-#include <stdio.h>
 #include <linux/types.h>
 #include "lockscope.h"
 
@@ -16,22 +15,5 @@ uint64_t ls_hist_lo(unsigned i);
 uint64_t ls_hist_count(const __u64 *h);
 /* Count of slots 0..@last: the values below ls_hist_lo(@last + 1). */
 uint64_t ls_hist_cum(const __u64 *h, unsigned last);
-/* Value below which @pct percent of the counts fall, as the upper bound of
- * the slot holding that rank; 0 when empty. */
-uint64_t ls_hist_pct(const __u64 *h, double pct);
-/* h[i] += d[i] */
-void ls_hist_add(__u64 *h, const __u64 *d);
-/* Print one or two histograms side by side, rows from the first to the last
- * non-empty slot: "range  count1 count2 |bars|".  @b may be NULL. */
-void ls_hist_print(FILE *f, const char *la, const __u64 *a, const char *lb,
-		   const __u64 *b);
-/* The same with bars @width characters wide (1 to LS_HIST_BAR_MAX); the
- * lines are 39 (one histogram) or 50 (two) characters plus the bars. */
-#define LS_HIST_BAR_MAX 200
-void ls_hist_print_w(FILE *f, const char *la, const __u64 *a, const char *lb,
-		     const __u64 *b, int width);
-/* Format @ns as a short human duration ("850ns", "12.3us", "4.56ms", "1.2s").
- */
-const char *ls_fmt_ns(char *buf, size_t len, uint64_t ns);
 
 #endif

@@ -4,7 +4,10 @@
  *
  * The collector fills a snapshot from the BPF maps; views and exporters read
  * snapshots and never call libbpf.  Everything here is unit-tested without
- * root.
+ * root.  One header for the model, one file per job: snapshot.c (the
+ * container), index.c (finding rows by key), delta.c (intervals), sort.c
+ * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
+ * owner.c (owner words).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
@@ -101,6 +104,7 @@ struct ls_snapshot {
 	size_t kidx_n, kidx_cap;
 };
 
+/* ---- the container (snapshot.c) --------------------------------------- */
 void ls_snap_init(struct ls_snapshot *s);
 void ls_snap_free(struct ls_snapshot *s);
 /* Empty the rows and callers, keep allocations. */
@@ -109,6 +113,7 @@ int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus);
 /* Append a row for @key (zeroed stats); NULL on allocation failure. */
 struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 			       const struct ls_lock_key *key);
+/* ---- finding rows (index.c) -------------------------------------------- */
 /* Order of lock keys: address, then kind. */
 int ls_key_cmp(const struct ls_lock_key *a, const struct ls_lock_key *b);
 /* Index the rows by key for ls_snap_find (rows are not moved). */
@@ -122,16 +127,13 @@ int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
 			    const char *fn, uint64_t samples);
 /* Append a waiting task; -ENOMEM on allocation failure. */
 int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w);
-/* Sum of waits that were begun but are not recorded (for the invariant
- * begins = recorded + lost + in flight). */
-uint64_t ls_snap_lost(const struct ls_snapshot *s);
+/* cpu-clock samples of @s: all of them, and those inside spin functions. */
+uint64_t ls_snap_samples(const struct ls_snapshot *s);
+uint64_t ls_snap_spin_samples(const struct ls_snapshot *s);
 /* Deep copy @src into @dst (dst initialised). */
 int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src);
 
-/* cur - prev for counters and histograms; extrema, gauges, peaks from cur. */
-void ls_stats_delta(const struct ls_lock_stats *cur,
-		    const struct ls_lock_stats *prev,
-		    struct ls_lock_stats *out);
+/* ---- intervals (delta.c) ---------------------------------------------- */
 /* @out = @cur with every row, counter and sample replaced by its increase
  * since @prev (rows absent from prev are new: their totals are the delta).
  * Rows without any change are dropped.  Peak waiters is the interval's
@@ -140,14 +142,14 @@ void ls_stats_delta(const struct ls_lock_stats *cur,
 int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		  struct ls_snapshot *out);
 
-/* ---- per-row figures -------------------------------------------------- */
+/* ---- per-row figures (sort.c) ------------------------------------------ */
 uint64_t ls_row_avg_ns(const struct ls_row *r);
 uint64_t ls_row_min_ns(const struct ls_row *r); /* 0 when no waits */
 /* Spin phases that won the lock, in percent of spin phases (-1: none). */
 double ls_row_spin_won_pct(const struct ls_row *r);
 const char *ls_row_top_caller(const struct ls_row *r); /* "" if unknown */
 
-/* ---- sorting and filtering --------------------------------------------- */
+/* ---- sorting and filtering (sort.c) ------------------------------------ */
 enum ls_sort {
 	LS_SORT_TOTAL = 0, /* total wait */
 	LS_SORT_COUNT,	   /* contentions */
@@ -163,7 +165,6 @@ enum ls_sort {
 	LS_SORT_CALLER, /* top caller's name */
 	LS_SORT_NR,
 };
-const char *ls_sort_name(enum ls_sort k);
 int ls_sort_parse(const char *s, enum ls_sort *out);
 /* Sort, descending for numbers (ascending for name and kind) unless @reverse.
  */
@@ -178,7 +179,7 @@ int ls_row_match(const struct ls_row *r, const struct ls_filter *f);
 /* Drop rows that do not match, keeping order. */
 void ls_snap_filter(struct ls_snapshot *s, const struct ls_filter *f);
 
-/* ---- names of things ------------------------------------------------- */
+/* ---- names of things (enum_names.c) ----------------------------------- */
 const char *ls_kind_name(unsigned kind); /* "mutex", "rwsem:W", ... */
 const char *ls_kind_base(unsigned kind); /* "mutex", "rwsem", ... */
 /* Parse a kind name as printed (or its base: all sides); 0 or -EINVAL. */
@@ -186,7 +187,12 @@ int ls_kind_parse(const char *s, uint32_t *mask);
 const char *ls_loss_name(unsigned loss);
 const char *ls_ctr_name(unsigned ctr);
 const char *ls_known_name(unsigned known);
+/* @name as one snake_case word for metric keys and label values: lower
+ * case, every run of other characters one '_', none at either end
+ * ("skipped by kernel (nested)" -> "skipped_by_kernel_nested"). */
+const char *ls_name_key(char *buf, size_t len, const char *name);
 
+/* ---- owner words (owner.c) -------------------------------------------- */
 /* Decide who holds a lock of @kind from its owner and count words (as read
  * by owner.bpf.c); @task_ok says the task the owner word points to was
  * confirmed in /proc.  Fills o->state, o->nreaders and o->why. */

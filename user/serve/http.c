@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <microhttpd.h>
 #include "export/prom.h"
+#include "serve/accept.h"
 #include "util/log.h"
 #include "serve/netaddr.h"
 #include "serve/deadline.h"
@@ -132,7 +133,7 @@ static enum MHD_Result send_page(struct ls_http *h, struct MHD_Connection *conn)
 {
 	const char *accept = MHD_lookup_connection_value(
 		conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	enum ls_prom_format fmt = ls_prom_negotiate(accept);
+	enum ls_prom_format fmt = ls_accept_format(accept);
 	struct MHD_Response *r;
 	struct ls_page *pg;
 	enum MHD_Result ret;

@@ -2,6 +2,7 @@
 /* compare_table.c - print a comparison the way the kernel test robot does. */
 #include <math.h>
 #include <string.h>
+#include "export/csv.h"
 #include "view/compare_table.h"
 
 static const char *const presence_names[] = {
@@ -9,21 +10,6 @@ static const char *const presence_names[] = {
 	[LS_CMP_ONLY_BASE] = "only_base",
 	[LS_CMP_ONLY_NEW] = "only_new",
 };
-
-void ls_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* "12901", or "-" when no run of the side has the metric */
 static const char *mean_cell(char *b, size_t n, const struct ls_cmp_row *r,

@@ -22,7 +22,5 @@ struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
 				   const struct ls_cmp_input in[2]);
 /* Every row, one line each, with a header line. */
 void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c);
-/* RFC 4180 field: quoted when it holds a comma, quote or line break. */
-void ls_csv_field(FILE *f, const char *s);
 
 #endif

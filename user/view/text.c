@@ -3,7 +3,8 @@
  * batch frames. */
 #include <string.h>
 #include <time.h>
-#include "model/hist.h"
+#include "view/fmt.h"
+#include "view/hist_text.h"
 #include "view/text.h"
 
 void ls_print_losses(FILE *f, const struct ls_snapshot *s)
@@ -28,21 +29,11 @@ void ls_print_losses(FILE *f, const struct ls_snapshot *s)
 	fprintf(f, ")\n");
 }
 
-static uint64_t all_samples(const struct ls_snapshot *s)
+/* The sampler's spin-share table (functions, then their callers). */
+static void spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
 {
-	uint64_t n = 0;
+	uint64_t all = ls_snap_samples(s), spin = ls_snap_spin_samples(s);
 
-	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++)
-		n += s->func_samples[i];
-	return n;
-}
-
-void ls_print_spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
-{
-	uint64_t all = all_samples(s), spin = 0;
-
-	for (unsigned i = 0; i < s->nfuncs; i++)
-		spin += s->func_samples[i];
 	fprintf(f,
 		"\nCPU time spent spinning (cpu-clock %u Hz, %llu samples on "
 		"%u CPUs, %.2f%% spinning):\n",
@@ -102,15 +93,15 @@ static void row_summary(FILE *f, const struct ls_row *r)
 		"  contentions %llu  total %s  avg %s  min %s  max %s  peak "
 		"waiters %llu  waiting now %lld  gave up %llu\n",
 		(unsigned long long)r->st.contentions,
-		ls_fmt_ns(t, sizeof(t), r->st.total_ns),
-		ls_fmt_ns(a, sizeof(a), ls_row_avg_ns(r)),
-		ls_fmt_ns(mn, sizeof(mn), ls_row_min_ns(r)),
-		ls_fmt_ns(mx, sizeof(mx), r->st.max_ns),
+		ls_fmt_dur(t, sizeof(t), r->st.total_ns, LS_DUR_FIXED),
+		ls_fmt_dur(a, sizeof(a), ls_row_avg_ns(r), LS_DUR_FIXED),
+		ls_fmt_dur(mn, sizeof(mn), ls_row_min_ns(r), LS_DUR_FIXED),
+		ls_fmt_dur(mx, sizeof(mx), r->st.max_ns, LS_DUR_FIXED),
 		(unsigned long long)r->st.peak_waiters_all,
 		(long long)r->st.waiters, (unsigned long long)r->st.gave_up);
 	fprintf(f, "  spin %s  sleep %s",
-		ls_fmt_ns(sp, sizeof(sp), r->st.spin_ns),
-		ls_fmt_ns(sl, sizeof(sl), r->st.sleep_ns));
+		ls_fmt_dur(sp, sizeof(sp), r->st.spin_ns, LS_DUR_FIXED),
+		ls_fmt_dur(sl, sizeof(sl), r->st.sleep_ns, LS_DUR_FIXED));
 	if (won >= 0)
 		fprintf(f,
 			"  spins won %llu, fell back to sleep %llu (%.1f%% "
@@ -125,13 +116,14 @@ static void row_summary(FILE *f, const struct ls_row *r)
 			"  probes: osq_lock %s in %llu calls (%llu bailed out, "
 			"peak %llu spinners)  slow path %s in %llu calls, %s "
 			"outside tracepoint waits%s\n",
-			ls_fmt_ns(o1, sizeof(o1), r->st.osq_ns),
+			ls_fmt_dur(o1, sizeof(o1), r->st.osq_ns, LS_DUR_FIXED),
 			(unsigned long long)r->st.osq_calls,
 			(unsigned long long)r->st.osq_bailouts,
 			(unsigned long long)r->st.osq_peak,
-			ls_fmt_ns(s1, sizeof(s1), r->st.slow_ns),
+			ls_fmt_dur(s1, sizeof(s1), r->st.slow_ns, LS_DUR_FIXED),
 			(unsigned long long)r->st.slow_calls,
-			ls_fmt_ns(u1, sizeof(u1), r->st.slow_untraced_ns),
+			ls_fmt_dur(u1, sizeof(u1), r->st.slow_untraced_ns,
+				   LS_DUR_FIXED),
 			r->key.kind == LS_KIND_RWSEM_W
 				? " (writer spin, in spin)"
 				: "");
@@ -173,29 +165,29 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		row_summary(f, r);
 		if (r->st.spin_ns && r->st.sleep_ns)
 			ls_hist_print(f, "spin", r->st.hist_spin, "sleep",
-				      r->st.hist_sleep);
+				      r->st.hist_sleep, 30);
 		else if (r->st.spin_ns)
-			ls_hist_print(f, "spin", r->st.hist_spin, NULL, NULL);
+			ls_hist_print(f, "spin", r->st.hist_spin, NULL, NULL,
+				      30);
 		else
-			ls_hist_print(f, "sleep", r->st.hist_sleep, NULL, NULL);
+			ls_hist_print(f, "sleep", r->st.hist_sleep, NULL, NULL,
+				      30);
 	}
 	if (shown < s->nrows)
 		fprintf(f, "\n(%zu more locks not shown; -n to show more)\n",
 			s->nrows - shown);
 	if (hz)
-		ls_print_spin_share(f, s, hz);
+		spin_share(f, s, hz);
 }
 
 void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 		    unsigned n, const char *sources, const char *extra)
 {
 	size_t shown = d->nrows < n ? d->nrows : n;
-	uint64_t all = all_samples(d), spin = 0;
+	uint64_t all = ls_snap_samples(d), spin = ls_snap_spin_samples(d);
 	time_t now = time(NULL);
 	char ts[32];
 
-	for (unsigned i = 0; i < d->nfuncs; i++)
-		spin += d->func_samples[i];
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
 	fprintf(f, "lockscope top - %s  interval %.1fs  sources: %s\n", ts,
 		secs, sources);
@@ -211,25 +203,29 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 		"PEAK", "WON%", "CALLER");
 	for (size_t i = 0; i < shown; i++) {
 		const struct ls_row *r = &d->rows[i];
-		char avg[16], mx[16], mxs[20], won[16];
+		char avg[16] = "-", mx[16], mxs[20] = "-", won[16] = "-";
 		double w = ls_row_spin_won_pct(r);
 
 		if (w >= 0)
 			snprintf(won, sizeof(won), "%.0f", w);
-		else
-			snprintf(won, sizeof(won), "-");
-		/* "<x": no new maximum this interval, its longest wait < x */
-		snprintf(mxs, sizeof(mxs), "%s%s", r->max_bound ? "<" : "",
-			 ls_fmt_ns(mx, sizeof(mx), r->st.max_ns));
+		/* the cells of top's screen: "-" without a wait this interval,
+		 * "<x" when it set no new maximum (its longest wait < x) */
+		if (r->st.contentions) {
+			ls_fmt_dur(avg, sizeof(avg), ls_row_avg_ns(r),
+				   LS_DUR_SHORT);
+			snprintf(mxs, sizeof(mxs), "%s%s",
+				 r->max_bound ? "<" : "",
+				 ls_fmt_dur(mx, sizeof(mx), r->st.max_ns,
+					    LS_DUR_SHORT));
+		}
 		fprintf(f,
 			"%-32.32s %-9s %9.0f %9.2f %9.2f %9s %9s %5lld %5llu "
 			"%6s %s\n",
 			r->name, ls_kind_name(r->key.kind),
 			(double)r->st.contentions / secs,
 			(double)r->st.spin_ns / 1e6 / secs,
-			(double)r->st.sleep_ns / 1e6 / secs,
-			ls_fmt_ns(avg, sizeof(avg), ls_row_avg_ns(r)), mxs,
-			(long long)r->st.waiters,
+			(double)r->st.sleep_ns / 1e6 / secs, avg, mxs,
+			(long long)(r->st.waiters > 0 ? r->st.waiters : 0),
 			(unsigned long long)r->st.peak_waiters, won,
 			ls_row_top_caller(r));
 	}

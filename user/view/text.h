@@ -9,8 +9,6 @@
 
 /* "losses: none" or "losses: 3 (end without begin 2, stack failed 1)". */
 void ls_print_losses(FILE *f, const struct ls_snapshot *s);
-/* The sampler's spin-share table (functions, then their callers). */
-void ls_print_spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz);
 /* hist report for @s (rows already filtered and sorted), @n locks. */
 void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		   unsigned n, const char *sources, unsigned hz,

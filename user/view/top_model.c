@@ -39,11 +39,6 @@ void ls_top_free(struct ls_top *t)
 	ls_snap_free(&t->view);
 }
 
-enum ls_sort ls_top_col_sort(enum ls_top_col c)
-{
-	return (unsigned)c < LS_COL_NR ? col_sort[c] : LS_SORT_TOTAL;
-}
-
 int ls_top_sort_col(enum ls_sort s)
 {
 	for (int c = 0; c < LS_COL_NR; c++)

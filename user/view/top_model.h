@@ -103,8 +103,7 @@ double ls_top_interval_step(double cur, int dir);
 /* Sort keys in the order < and > walk them (total wait, then the columns). */
 extern const enum ls_sort ls_top_sort_order[];
 extern const unsigned ls_top_nsorts;
-/* The sort key of a column, and the column of a sort key (-1: none). */
-enum ls_sort ls_top_col_sort(enum ls_top_col c);
+/* The column of a sort key (-1: none). */
 int ls_top_sort_col(enum ls_sort s);
 const char *ls_top_sort_label(enum ls_sort s); /* "spin ms/s", ... */
 

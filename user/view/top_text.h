@@ -5,6 +5,8 @@
  * Column layout for a screen width, the row and title lines, the header
  * (sources, events/s, losses, spin share, cost), the status line, and the
  * detail and help pages.  Pure C: the same lines go to curses and to tests.
+ * One header, a file per part: top_text.c (columns and rows), top_header.c
+ * (header and status lines), top_detail.c (a lock's page), top_help.c.
  */
 #ifndef LS_TOP_TEXT_H
 #define LS_TOP_TEXT_H
@@ -42,8 +44,6 @@ void ls_top_layout(struct ls_top_layout *l, int width);
 void ls_top_titles(char *buf, size_t len, const struct ls_top_layout *l);
 void ls_top_row(char *buf, size_t len, const struct ls_row *r, double secs,
 		const struct ls_top_layout *l);
-/* Compact duration: three significant digits, "1.93us", "627us", "8.00ms". */
-const char *ls_top_fmt_ns(char *buf, size_t len, uint64_t ns);
 
 /* Header lines of a frame for a screen @width wide (long lines wrap, at
  * most @max lines of LS_TOP_LINE bytes); returns how many. */
@@ -52,8 +52,10 @@ unsigned ls_top_header(const struct ls_top *t, const struct ls_top_frame *fr,
 		       int width, char lines[][LS_TOP_LINE], unsigned max);
 /* The bottom line: sort, filter, keys; or the filter being typed. */
 void ls_top_status(char *buf, size_t len, const struct ls_top *t);
-/* lockscope's cost in one line: ns per run of each BPF program, their CPU
- * share, the agent's CPU share. */
+/* lockscope's cost in one line: ns per run of each BPF program ("-" below
+ * LS_TOP_COST_MIN_RUNS runs in the interval: a few cold runs say nothing),
+ * their CPU share, the agent's CPU share. */
+#define LS_TOP_COST_MIN_RUNS 100
 void ls_top_cost(char *buf, size_t len, const struct ls_top_frame *fr);
 
 /* The detail view of t->detail as text lines for @width columns.  @owner

@@ -417,6 +417,50 @@ static void test_escaping(void **state)
 	ls_snap_free(&s);
 }
 
+/* Issue 11 item 12: every reason and event label value is one clean
+ * snake_case word ("skipped_by_kernel_nested", not
+ * "skipped_by_kernel__nested_"), and there is one per loss and counter. */
+static void test_snake_case_labels(void **state)
+{
+	static const char *const labels[] = {"{reason=\"", "{event=\""};
+	struct ls_snapshot s;
+	struct ls_prom p;
+	size_t n[2] = {0, 0};
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	s.loss[LS_LOSS_RECURSION] = 3;
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_non_null(strstr(t, "lockscope_losses_total{reason=\""
+				  "skipped_by_kernel_nested\"} 3\n"));
+	assert_non_null(strstr(t, "{event=\"spin_to_sleep\"}"));
+	assert_non_null(strstr(t, "{event=\"osq_lock_bail_outs\"}"));
+	for (int k = 0; k < 2; k++) {
+		for (const char *v = strstr(t, labels[k]); v;
+		     v = strstr(v, labels[k])) {
+			size_t len;
+
+			v += strlen(labels[k]);
+			len = strcspn(v, "\"");
+			assert_true(len > 0);
+			assert_true(strspn(v, "abcdefghijklmnopqrstuvwxyz"
+					      "0123456789_") == len);
+			assert_true(v[0] != '_' && v[len - 1] != '_');
+			for (size_t i = 1; i < len; i++)
+				assert_false(v[i] == '_' && v[i - 1] == '_');
+			n[k]++;
+		}
+	}
+	assert_int_equal(n[0], LS_LOSS_MAX);
+	assert_int_equal(n[1], LS_CTR_MAX);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
 static void test_openmetrics_shape(void **state)
 {
 	struct ls_snapshot s;
@@ -501,7 +545,7 @@ static void test_interval_peak(void **state)
 	assert_int_equal(ls_prom_interval_peak(&r, 5), 0);
 }
 
-static void test_float_and_negotiate(void **state)
+static void test_float(void **state)
 {
 	char b[40];
 
@@ -510,25 +554,6 @@ static void test_float_and_negotiate(void **state)
 	assert_string_equal(ls_prom_float(b, sizeof(b), 1), "1");
 	assert_string_equal(ls_prom_float(b, sizeof(b), 0.1), "0.1");
 	assert_string_equal(ls_prom_float(b, sizeof(b), 1.0 / 0.0), "+Inf");
-	assert_int_equal(ls_prom_negotiate(NULL), LS_PROM_TEXT);
-	assert_int_equal(ls_prom_negotiate("*/*"), LS_PROM_TEXT);
-	assert_int_equal(ls_prom_negotiate("text/plain;version=0.0.4"),
-			 LS_PROM_TEXT);
-	/* what Prometheus 2.x sends */
-	assert_int_equal(
-		ls_prom_negotiate("application/"
-				  "openmetrics-text;version=1.0.0,application/"
-				  "openmetrics-text;version=0.0.1;q=0.75,text/"
-				  "plain;version=0.0.4;q=0.5,*/*;q=0.1"),
-		LS_PROM_OPENMETRICS);
-	assert_int_equal(
-		ls_prom_negotiate(
-			"application/openmetrics-text;q=0, text/plain"),
-		LS_PROM_TEXT);
-	assert_int_equal(
-		ls_prom_negotiate(
-			"text/plain;q=0.9, application/openmetrics-text;q=0.3"),
-		LS_PROM_TEXT);
 }
 
 static void test_listen_parse(void **state)
@@ -584,10 +609,11 @@ int main(void)
 		cmocka_unit_test(test_pending_until_caller),
 		cmocka_unit_test(test_probe_counters_only_with_probes),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_snake_case_labels),
 		cmocka_unit_test(test_openmetrics_shape),
 		cmocka_unit_test(test_spin_share_interval),
 		cmocka_unit_test(test_interval_peak),
-		cmocka_unit_test(test_float_and_negotiate),
+		cmocka_unit_test(test_float),
 		cmocka_unit_test(test_listen_parse),
 	};
 

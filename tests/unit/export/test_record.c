@@ -88,7 +88,7 @@ static void test_reader_errors(void **state)
 	}
 	expect_error("{\"schema\": 1,,}", "malformed JSON at byte");
 	expect_error("{} {}", "data after the end");
-	expect_error("[1, 2]", "not a JSON object");
+	expect_error("[1, 2]", "the file holds a JSON array, not a record");
 	expect_error("{\"schema\":\"perf\"}", "not a lockscope record");
 	expect_error("{\"schema\":\"lockscope-record\",\"schema_version\":2}",
 		     "schema version 2 is not supported (this lockscope reads "
@@ -126,6 +126,131 @@ static void test_reader_errors(void **state)
 	expect_error(s, "malformed JSON");
 	free(s);
 	free(ok);
+}
+
+/* A record with run.command @command (JSON text) and no locks. */
+static char *doc_cmd(const char *command)
+{
+	char *extra, *s;
+
+	if (asprintf(&extra, ",\"exit_status\":0,\"command\":%s", command) < 0)
+		fail();
+	s = doc(extra, "");
+	free(extra);
+	return s;
+}
+
+static void parse_ok(const char *json, struct ls_rec *r)
+{
+	char err[256] = "";
+
+	if (ls_rec_parse(json, strlen(json), r, err, sizeof(err)))
+		fail_msg("refused: %s", err);
+}
+
+/* Issue 11, item 4: files made to break the reader or the terminal.  Not
+ * an object: said what it is, not "truncated". */
+static void test_reader_not_object(void **state)
+{
+	(void)state;
+	expect_error("null", "the file holds JSON null, not a record");
+	expect_error("null\n", "the file holds JSON null, not a record");
+	expect_error("123", "the file holds a JSON number");
+	expect_error("true", "the file holds a JSON boolean");
+	expect_error("\"x\"", "the file holds a JSON string");
+	expect_error("nul", "truncated JSON");
+	expect_error("{\"a\":", "truncated JSON");
+}
+
+/* 2^64 - 1 is the largest count; 2^64 and above are refused. */
+static void test_reader_big_integers(void **state)
+{
+	struct ls_rec r;
+	char *s;
+
+	(void)state;
+	s = doc("", LOCK("mutex@f", "mutex", "18446744073709551615"));
+	parse_ok(s, &r);
+	assert_true(r.totals.locks[0].contentions == UINT64_MAX);
+	ls_rec_free(&r);
+	free(s);
+	s = doc("", LOCK("mutex@f", "mutex", "18446744073709551616"));
+	expect_error(s, "is above 2^64-1 (18446744073709551615)");
+	free(s);
+	s = doc("", LOCK("mutex@f", "mutex", "000099999999999999999999"));
+	expect_error(s, "is above 2^64-1");
+	free(s);
+	/* the same digits in a string are a name, not a number */
+	s = doc("", LOCK("18446744073709551616", "mutex", "1"));
+	parse_ok(s, &r);
+	assert_string_equal(r.totals.locks[0].name, "18446744073709551616");
+	ls_rec_free(&r);
+	free(s);
+}
+
+/* Rows of one lock class that would add up past 2^64 - 1 (they wrapped to
+ * 18446744073709551614 before), and a run's total. */
+static void test_reader_sums(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = doc("", LOCK("mutex@f", "mutex", "18446744073709551615") "," LOCK(
+			    "mutex@f", "mutex", "18446744073709551615"));
+	expect_error(s, "totals.locks: the contentions of the locks add up to "
+			"more than 2^64-1");
+	free(s);
+	s = doc("", LOCK("mutex@f", "mutex", "18446744073709551615") "," LOCK(
+			    "mutex@g", "mutex", "1"));
+	expect_error(s, "add up to more than 2^64-1");
+	free(s);
+}
+
+static void test_reader_unsafe_text(void **state)
+{
+	struct ls_rec r;
+	char *s;
+
+	(void)state;
+	/* C1 controls (CSI as U+009B, raw 0xC2 0x9B), bidi overrides and
+	 * isolates, bytes that are not UTF-8: a name is refused */
+	s = doc("", LOCK("mutex@\\u009b31mx", "mutex", "1"));
+	expect_error(s, "totals.locks[0].name: empty, too long or holds "
+			"control characters");
+	free(s);
+	s = doc("", LOCK("mutex@\xc2\x9b"
+			 "31m",
+			 "mutex", "1"));
+	expect_error(s, "holds control characters");
+	free(s);
+	s = doc("", LOCK("mutex@\\u202egnp.exe", "mutex", "1"));
+	expect_error(s, "holds control characters");
+	free(s);
+	s = doc("", LOCK("mutex@\\u2066x", "mutex", "1"));
+	expect_error(s, "holds control characters");
+	free(s);
+	s = doc("", LOCK("mutex@\xff", "mutex", "1"));
+	expect_error(s, "holds control characters");
+	free(s);
+	/* other UTF-8 is text */
+	s = doc("", LOCK("mutex@caf\xc3\xa9", "mutex", "1"));
+	parse_ok(s, &r);
+	assert_string_equal(r.totals.locks[0].name, "mutex@caf\xc3\xa9");
+	ls_rec_free(&r);
+	free(s);
+	/* ... a command keeps its words, every unsafe character one '?' */
+	s = doc_cmd("[\"sh\",\"-c\",\"echo \\u009b31m\\u202eevil\\u0007 "
+		    "\xc2\x85\xe2\x81\xa9 caf\xc3\xa9 \xe2\x80\"]");
+	parse_ok(s, &r);
+	/* a sequence cut short: each of its bytes */
+	assert_string_equal(r.command,
+			    "sh -c echo ?31m?evil? ?? caf\xc3\xa9 ??");
+	ls_rec_free(&r);
+	free(s);
+	/* ... and what an error message echoes is made safe too */
+	s = doc("", LOCK("mu", "mu\\u009bx\\u202e", "1"));
+	expect_error(s, "unknown lock kind 'mu?x?'");
+	free(s);
 }
 
 static void test_reader_classes(void **state)
@@ -485,6 +610,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reader_errors),
+		cmocka_unit_test(test_reader_not_object),
+		cmocka_unit_test(test_reader_big_integers),
+		cmocka_unit_test(test_reader_sums),
+		cmocka_unit_test(test_reader_unsafe_text),
 		cmocka_unit_test(test_reader_classes),
 		cmocka_unit_test(test_lock_id_and_numbers),
 		cmocka_unit_test_setup_teardown(test_json_round_trip, setup,

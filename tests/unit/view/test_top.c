@@ -10,6 +10,8 @@
 #include <cmocka.h>
 #include "model/hist.h"
 #include "model/model.h"
+#include "view/hist_text.h"
+#include "view/text.h"
 #include "view/top_model.h"
 #include "view/top_text.h"
 
@@ -60,24 +62,6 @@ static void fill(struct ls_snapshot *s)
 static const char *row_name(const struct ls_top *t, size_t i)
 {
 	return i < t->view.nrows ? t->view.rows[i].name : "(none)";
-}
-
-static void fmt_durations(void **state)
-{
-	char b[32];
-
-	(void)state;
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 999), "999ns");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 1000), "1.00us");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 1934), "1.93us");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 97700), "97.7us");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 627400), "627us");
-	/* rounding up crosses into the next unit, never "1000us" */
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 999600), "1.00ms");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 8 * MS), "8.00ms");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 12345678), "12.3ms");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 1200 * MS), "1.20s");
-	assert_string_equal(ls_top_fmt_ns(b, sizeof(b), 4000000 * MS), "4000s");
 }
 
 static void layout_widths(void **state)
@@ -147,6 +131,53 @@ static void row_text(void **state)
 	ls_top_row(b, sizeof(b), &s.rows[0], 1.0, &l);
 	assert_non_null(strstr(b, " genl_rcv_msg"));
 	assert_true(strlen(b) <= 120);
+	ls_snap_free(&s);
+}
+
+/* top -b prints a row's AVG and MAX exactly as the full screen does (they
+ * had two formatters: "1.9us" in batch frames, "1.94us" on the screen). */
+static void batch_cells_match_screen(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_top_layout l;
+	char b[LS_TOP_LINE], *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	unsigned rows = 0;
+
+	(void)state;
+	fill(&s);
+	/* waiters, no wait this interval: "-" on both */
+	mkrow(&s, 0x4000, LS_KIND_MUTEX, "mutex@text_poke_set", 0, 0, 0)
+		->st.waiters = 2;
+	ls_snap_index(&s);
+	ls_top_layout(&l, 80);
+	ls_print_frame(f, &s, 1.0, 10, "tracepoints", NULL);
+	fclose(f);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char name[64], kind[16], avg[16], mx[16], want[2][16];
+		const struct ls_row *r = NULL;
+
+		if (sscanf(line, "%63s %15s %*s %*s %*s %15s %15s", name, kind,
+			   avg, mx) != 4)
+			continue;
+		for (size_t i = 0; i < s.nrows; i++)
+			if (!strcmp(s.rows[i].name, name))
+				r = &s.rows[i];
+		if (!r)
+			continue;
+		/* the screen's cells, cut out of its row */
+		ls_top_row(b, sizeof(b), r, 1.0, &l);
+		snprintf(want[0], sizeof(want[0]), "%.*s", l.w[LS_COL_AVG],
+			 b + l.x[LS_COL_AVG]);
+		snprintf(want[1], sizeof(want[1]), "%.*s", l.w[LS_COL_MAX],
+			 b + l.x[LS_COL_MAX]);
+		assert_string_equal(avg, want[0] + strspn(want[0], " "));
+		assert_string_equal(mx, want[1] + strspn(want[1], " "));
+		rows++;
+	}
+	assert_int_equal(rows, 4);
+	free(buf);
 	ls_snap_free(&s);
 }
 
@@ -444,6 +475,37 @@ static char *detail(const struct ls_top *t, const struct ls_top_frame *fr,
 	return buf;
 }
 
+/* Issue 11 item 11: a program's ns per run needs LS_TOP_COST_MIN_RUNS runs
+ * in the interval before it means something ("begin 44728ns" from a
+ * handful of cold runs on an idle system). */
+static void cost_needs_runs(void **state)
+{
+	struct ls_snapshot d;
+	struct ls_top_frame fr = {0};
+	char b[LS_TOP_LINE];
+
+	(void)state;
+	ls_snap_init(&d);
+	d.nprogs = 3;
+	snprintf(d.prog[0].name, sizeof(d.prog[0].name), "begin_btf");
+	d.prog[0].run_cnt = 3; /* idle: three cold runs */
+	d.prog[0].run_ns = 3 * 44728;
+	snprintf(d.prog[1].name, sizeof(d.prog[1].name), "end_btf");
+	d.prog[1].run_cnt = LS_TOP_COST_MIN_RUNS - 1;
+	d.prog[1].run_ns = (LS_TOP_COST_MIN_RUNS - 1) * 900;
+	snprintf(d.prog[2].name, sizeof(d.prog[2].name), "cpu_sample");
+	d.prog[2].run_cnt = LS_TOP_COST_MIN_RUNS;
+	d.prog[2].run_ns = LS_TOP_COST_MIN_RUNS * 1182;
+	fr.delta = &d;
+	fr.secs = 1.0;
+	fr.cost = 1;
+	fr.agent_cpu = -1;
+	ls_top_cost(b, sizeof(b), &fr);
+	/* the CPU share still counts every run */
+	assert_string_equal(b, "cost: begin - end - sample 1182ns per run, "
+			       "BPF 0.03% CPU");
+}
+
 static void detail_text(void **state)
 {
 	struct ls_snapshot cur, d;
@@ -576,7 +638,7 @@ static void hist_width(void **state)
 	(void)state;
 	a[10] = 8;
 	b[12] = 2;
-	ls_hist_print_w(f, "spin", a, "sleep", b, 40);
+	ls_hist_print(f, "spin", a, "sleep", b, 40);
 	fclose(f);
 	/* every line: 50 characters and the bars; the largest bar is full */
 	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
@@ -587,13 +649,14 @@ static void hist_width(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fmt_durations),
 		cmocka_unit_test(layout_widths),
 		cmocka_unit_test(row_text),
+		cmocka_unit_test(batch_cells_match_screen),
 		cmocka_unit_test(interval_extrema),
 		cmocka_unit_test(view_sort_filter),
 		cmocka_unit_test(keys_and_modes),
 		cmocka_unit_test(header_text),
+		cmocka_unit_test(cost_needs_runs),
 		cmocka_unit_test(detail_text),
 		cmocka_unit_test(owner_words),
 		cmocka_unit_test(hist_width),

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* delta.c - what changed between two snapshots: counter and histogram
+ * increases, and the interval's own maximum wait and peak waiters. */
+#include <errno.h>
+#include <string.h>
+#include "model/model.h"
+#include "model/snapshot_int.h"
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void stats_delta(const struct ls_lock_stats *cur,
+			const struct ls_lock_stats *prev,
+			struct ls_lock_stats *out)
+{
+	*out = *cur;
+	if (!prev)
+		return;
+	out->contentions = sub(cur->contentions, prev->contentions);
+	out->total_ns = sub(cur->total_ns, prev->total_ns);
+	out->spin_ns = sub(cur->spin_ns, prev->spin_ns);
+	out->sleep_ns = sub(cur->sleep_ns, prev->sleep_ns);
+	out->spin_won = sub(cur->spin_won, prev->spin_won);
+	out->spin_failed = sub(cur->spin_failed, prev->spin_failed);
+	out->gave_up = sub(cur->gave_up, prev->gave_up);
+	out->begins = sub(cur->begins, prev->begins);
+	out->osq_ns = sub(cur->osq_ns, prev->osq_ns);
+	out->osq_calls = sub(cur->osq_calls, prev->osq_calls);
+	out->osq_bailouts = sub(cur->osq_bailouts, prev->osq_bailouts);
+	out->slow_ns = sub(cur->slow_ns, prev->slow_ns);
+	out->slow_calls = sub(cur->slow_calls, prev->slow_calls);
+	out->slow_untraced_ns =
+		sub(cur->slow_untraced_ns, prev->slow_untraced_ns);
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
+		out->hist[i] = sub(cur->hist[i], prev->hist[i]);
+		out->hist_spin[i] = sub(cur->hist_spin[i], prev->hist_spin[i]);
+		out->hist_sleep[i] =
+			sub(cur->hist_sleep[i], prev->hist_sleep[i]);
+	}
+	/* min and max since start are all the kernel keeps; an interval's
+	 * max is bounded by its histogram's highest slot. */
+	if (!out->contentions) {
+		out->min_ns = ~0ULL;
+		out->max_ns = 0;
+	}
+}
+
+/* Highest non-empty slot of @h, or -1. */
+static int top_slot(const __u64 *h)
+{
+	for (int i = LS_HIST_SLOTS - 1; i >= 0; i--)
+		if (h[i])
+			return i;
+	return -1;
+}
+
+/*
+ * The kernel keeps the largest wait and the peak of the waiters gauge since
+ * start (the peak also per epoch); turn them into the interval's figures.
+ */
+static void interval_extrema(struct ls_row *r, const struct ls_row *p,
+			     uint64_t epoch, struct ls_lock_stats *d)
+{
+	int top = top_slot(d->hist);
+
+	r->max_bound = 0;
+	if (d->contentions && p && r->st.max_ns <= p->st.max_ns && top >= 0) {
+		/* No new maximum: the longest wait of the interval lies in the
+		 * highest slot of its histogram and not above the old max. */
+		uint64_t hi = top < LS_HIST_SLOTS - 1 ? 1ULL << (top + 1)
+						      : p->st.max_ns;
+
+		d->max_ns = hi < p->st.max_ns ? hi : p->st.max_ns;
+		r->max_bound = 1;
+	}
+	if (r->st.peak_epoch != epoch) {
+		/* No wait began in this interval: the gauge only fell, so its
+		 * peak is where it stood at the start (or now). */
+		int64_t a = p ? p->st.waiters : 0, b = r->st.waiters;
+		int64_t m = a > b ? a : b;
+
+		d->peak_waiters = m > 0 ? (uint64_t)m : 0;
+	}
+}
+
+int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
+		  struct ls_snapshot *out)
+{
+	size_t keep = 0;
+	int err;
+
+	if (!prev)
+		return ls_snap_copy(out, cur);
+	/* rows are copied one by one below, only those that changed */
+	err = ls_snap_copy_meta(out, cur);
+	if (!err)
+		err = ls_snap_reserve((void **)&out->rows, &out->cap,
+				      cur->nrows, sizeof(*out->rows));
+	if (err) {
+		ls_snap_free(out);
+		return err;
+	}
+	for (unsigned i = 0; i < LS_CTR_MAX; i++)
+		out->ctr[i] = sub(cur->ctr[i], prev->ctr[i]);
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
+		out->loss[i] = sub(cur->loss[i], prev->loss[i]);
+	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++)
+		out->func_samples[i] =
+			sub(cur->func_samples[i], prev->func_samples[i]);
+	for (unsigned c = 0; c < cur->ncpus && c < prev->ncpus; c++) {
+		out->cpu_all[c] = sub(cur->cpu_all[c], prev->cpu_all[c]);
+		out->cpu_spin[c] = sub(cur->cpu_spin[c], prev->cpu_spin[c]);
+	}
+	for (unsigned p = 0; p < cur->nprogs && p < prev->nprogs; p++) {
+		out->prog[p].run_cnt =
+			sub(cur->prog[p].run_cnt, prev->prog[p].run_cnt);
+		out->prog[p].run_ns =
+			sub(cur->prog[p].run_ns, prev->prog[p].run_ns);
+		out->prog[p].misses =
+			sub(cur->prog[p].misses, prev->prog[p].misses);
+	}
+	for (size_t i = 0; i < out->nspin_callers; i++) {
+		struct ls_spin_caller *c = &out->spin_callers[i];
+
+		for (size_t j = 0; j < prev->nspin_callers; j++) {
+			const struct ls_spin_caller *p = &prev->spin_callers[j];
+
+			if (p->func == c->func && !strcmp(p->fn, c->fn)) {
+				c->samples = sub(c->samples, p->samples);
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < cur->nrows; i++) {
+		const struct ls_row *c = &cur->rows[i];
+		const struct ls_row *p = ls_snap_find(prev, &c->key);
+		struct ls_lock_stats d;
+
+		/* most rows of a big table did not change: skip them early */
+		if (p && c->st.begins == p->st.begins &&
+		    c->st.contentions == p->st.contentions &&
+		    c->st.waiters <= 0 && c->st.osq_calls == p->st.osq_calls &&
+		    c->st.slow_calls == p->st.slow_calls)
+			continue;
+		stats_delta(&c->st, p ? &p->st : NULL, &d);
+		if (!d.contentions && !d.begins && d.waiters <= 0 &&
+		    !d.osq_calls && !d.slow_calls)
+			continue;
+		/* callers keep their cumulative shares: they are sampled */
+		out->rows[keep] = *c;
+		interval_extrema(&out->rows[keep], p, cur->epoch, &d);
+		out->rows[keep++].st = d;
+	}
+	out->nrows = keep;
+	ls_snap_index(out);
+	return 0;
+}

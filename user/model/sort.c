@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* sort.c - per-row figures (average, minimum, spin won), the sort keys
+ * and their names, and the row filter (-T, -L, the live view's /). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "model/model.h"
+
+uint64_t ls_row_avg_ns(const struct ls_row *r)
+{
+	return r->st.contentions ? r->st.total_ns / r->st.contentions : 0;
+}
+
+uint64_t ls_row_min_ns(const struct ls_row *r)
+{
+	return r->st.contentions && r->st.min_ns != ~0ULL ? r->st.min_ns : 0;
+}
+
+double ls_row_spin_won_pct(const struct ls_row *r)
+{
+	uint64_t n = r->st.spin_won + r->st.spin_failed;
+
+	return n ? 100.0 * (double)r->st.spin_won / (double)n : -1.0;
+}
+
+const char *ls_row_top_caller(const struct ls_row *r)
+{
+	return r->ncallers ? r->callers[0].fn : "";
+}
+
+static const char *const sort_names[LS_SORT_NR] = {
+	[LS_SORT_TOTAL] = "total",     [LS_SORT_COUNT] = "count",
+	[LS_SORT_SPIN] = "spin",       [LS_SORT_SLEEP] = "sleep",
+	[LS_SORT_AVG] = "avg",	       [LS_SORT_MAX_WAIT] = "max",
+	[LS_SORT_WAITERS] = "waiters", [LS_SORT_PEAK] = "peak",
+	[LS_SORT_NAME] = "name",       [LS_SORT_KIND] = "kind",
+	[LS_SORT_WON] = "won",	       [LS_SORT_CALLER] = "caller",
+};
+
+int ls_sort_parse(const char *s, enum ls_sort *out)
+{
+	for (unsigned i = 0; i < LS_SORT_NR; i++)
+		if (!strcasecmp(s, sort_names[i])) {
+			*out = (enum ls_sort)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static enum ls_sort sort_key;
+static int sort_rev;
+
+static uint64_t sort_val(const struct ls_row *r)
+{
+	switch (sort_key) {
+	case LS_SORT_COUNT:
+		return r->st.contentions;
+	case LS_SORT_SPIN:
+		return r->st.spin_ns;
+	case LS_SORT_SLEEP:
+		return r->st.sleep_ns;
+	case LS_SORT_AVG:
+		return ls_row_avg_ns(r);
+	case LS_SORT_MAX_WAIT:
+		return r->st.max_ns;
+	case LS_SORT_WAITERS:
+		return r->st.waiters > 0 ? (uint64_t)r->st.waiters : 0;
+	case LS_SORT_PEAK:
+		return r->st.peak_waiters;
+	case LS_SORT_WON: {
+		double w = ls_row_spin_won_pct(r);
+
+		/* rows without spin phases sort below 0% */
+		return w < 0 ? 0 : (uint64_t)(w * 1000.0) + 1;
+	}
+	default:
+		return r->st.total_ns;
+	}
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct ls_row *x = a, *y = b;
+	int c;
+
+	if (sort_key == LS_SORT_NAME)
+		c = strcmp(x->name, y->name);
+	else if (sort_key == LS_SORT_KIND)
+		c = strcmp(ls_kind_name(x->key.kind),
+			   ls_kind_name(y->key.kind));
+	else if (sort_key == LS_SORT_CALLER)
+		c = strcmp(ls_row_top_caller(x), ls_row_top_caller(y));
+	else {
+		uint64_t vx = sort_val(x), vy = sort_val(y);
+
+		c = vx == vy ? 0 : (vx > vy ? -1 : 1);
+	}
+	if (!c) /* stable tie-break: total wait, then key */
+		c = x->st.total_ns == y->st.total_ns
+			    ? ls_key_cmp(&x->key, &y->key)
+			    : (x->st.total_ns > y->st.total_ns ? -1 : 1);
+	return sort_rev ? -c : c;
+}
+
+void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
+{
+	sort_key = key;
+	sort_rev = reverse;
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_rows);
+}
+
+int ls_row_match(const struct ls_row *r, const struct ls_filter *f)
+{
+	if (!f)
+		return 1;
+	if (f->kind_mask && !(f->kind_mask & (1U << r->key.kind)))
+		return 0;
+	if (f->addr && r->key.addr != f->addr)
+		return 0;
+	if (f->name && *f->name && !strstr(r->name, f->name))
+		return 0;
+	return 1;
+}
+
+void ls_snap_filter(struct ls_snapshot *s, const struct ls_filter *f)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (ls_row_match(&s->rows[i], f)) {
+			if (keep != i)
+				s->rows[keep] = s->rows[i];
+			keep++;
+		}
+	if (keep != s->nrows)
+		s->kidx_n = 0;
+	s->nrows = keep;
+}
