@@ -68,6 +68,7 @@ enum {
 	OPT_SOURCE,
 	OPT_LISTEN,
 	OPT_USER,
+	OPT_ALLOW_ROOT,
 	OPT_MAX_SERIES,
 	OPT_NO_COST,
 	OPT_FORMAT,
@@ -105,10 +106,12 @@ static const struct argp_option options[] = {
 	 "Listen here (default 127.0.0.1:9464; [ADDR6]:PORT, :PORT for every "
 	 "address)",
 	 4},
-	{"user", OPT_USER, "NAME", 0,
+	{"user", OPT_USER, "NAME|UID", 0,
 	 "When started as root, run as this user once the BPF programs are "
 	 "attached (default nobody)",
 	 4},
+	{"allow-root", OPT_ALLOW_ROOT, NULL, 0,
+	 "Let --user be root (uid 0), refused otherwise", 4},
 	{"max-series", OPT_MAX_SERIES, "N", 0,
 	 "Export at most N locks as their own series; the rest are summed into "
 	 "lock=\"other\" (default 50)",
@@ -367,6 +370,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!*arg)
 			return bad("--user", arg, -EINVAL, "");
 		o->user = arg;
+		return 0;
+	case OPT_ALLOW_ROOT:
+		o->allow_root = 1;
 		return 0;
 	case OPT_MAX_SERIES:
 		err = ls_parse_u32(arg, 0, 10000, &o->max_series);
