@@ -29,7 +29,7 @@ int ls_cmd_hist(const struct ls_opts *o)
 	if (!err && o->argv)
 		err = ls_child_start(&child, o->argv);
 	if (err) {
-		if (!o->argv)
+		if (!child.start_err)
 			ls_fail_errno("read", "BPF maps", err);
 		rc = 1;
 		goto cleanup;
@@ -70,11 +70,8 @@ int ls_cmd_hist(const struct ls_opts *o)
 				      : 0,
 			      o->col.stack_every);
 	}
-	fflush(stdout);
-	if (child.pid)
-		rc = child.status;
 cleanup:
 	ls_snap_free(&snap);
 	ls_collector_stop(c);
-	return rc;
+	return ls_exit_status(&child, rc);
 }

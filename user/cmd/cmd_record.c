@@ -60,7 +60,7 @@ static int write_record(const struct ls_opts *o, struct ls_out *out,
 	struct ls_snapshot tot;
 	struct json_object *doc;
 	char why[256], obj[300];
-	int err;
+	int err, ret;
 
 	ls_snap_init(&tot);
 	err = ls_snap_delta(final, start, &tot);
@@ -80,7 +80,7 @@ static int write_record(const struct ls_opts *o, struct ls_out *out,
 	err = ls_record_print(out->f, doc, rec_format(o->format), why,
 			      sizeof(why));
 	json_object_put(doc);
-	if (err) {
+	if (err && err != -EIO) {
 		snprintf(obj, sizeof(obj), "file '%.256s'", o->output);
 		ls_out_abort(out);
 		if (err == -EINVAL)
@@ -89,7 +89,10 @@ static int write_record(const struct ls_opts *o, struct ls_out *out,
 			ls_fail_errno("write", obj, err);
 		return err;
 	}
-	return ls_out_commit(out);
+	/* -EIO: the stream failed; the commit's flush names the reason
+	 * (ENOSPC, ...) and keeps the old file */
+	ret = ls_out_commit(out);
+	return ret ? ret : err;
 }
 
 int ls_cmd_record(const struct ls_opts *o)
@@ -113,8 +116,9 @@ int ls_cmd_record(const struct ls_opts *o)
 	ls_series_init(&series);
 	ls_install_signals();
 	/* a bad path fails now, not after the benchmark */
-	if (ls_out_open(&out, o->output))
-		return 1;
+	err = ls_out_open(&out, o->output);
+	if (err)
+		return ls_out_open_status(err);
 	c = ls_collector_start(&o->col, &why);
 	if (!c) {
 		ls_out_abort(&out);
@@ -133,7 +137,7 @@ int ls_cmd_record(const struct ls_opts *o)
 	if (o->argv) {
 		err = ls_child_start(&child, o->argv);
 		if (err) {
-			rc = err == -ENOENT ? 127 : 126;
+			rc = 1;
 			goto out_abort;
 		}
 	}
@@ -202,8 +206,6 @@ int ls_cmd_record(const struct ls_opts *o)
 			"lockscope: recorded %zu locks in %.1fs%s to %s\n",
 			nlocks, m.duration_s,
 			m.interrupted ? " (interrupted)" : "", o->output);
-	if (!rc && child.pid)
-		rc = child.status;
 	goto out;
 out_abort:
 	ls_out_abort(&out);
@@ -213,5 +215,5 @@ out:
 	ls_snap_free(&prev);
 	ls_snap_free(&cur);
 	ls_collector_stop(c);
-	return rc;
+	return ls_exit_status(&child, rc);
 }

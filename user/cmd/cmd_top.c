@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "cmd/commands.h"
 #include "util/log.h"
+#include "util/outfile.h"
 #include "cmd/run.h"
 #include "view/top_text.h"
 #include "view/text.h"
@@ -127,7 +128,10 @@ static int run_batch(struct top_run *r)
 		ls_top_cost(cost, sizeof(cost), &r->fr);
 		ls_print_frame(stdout, &r->delta, r->fr.secs, o->nlocks,
 			       r->srcs, cost);
-		fflush(stdout); /* a frame at a time to a pipe or a file */
+		/* a frame at a time to a pipe or a file; a write error ends
+		 * the run (reported: -ECANCELED) */
+		if (ls_out_flush(stdout, "standard output"))
+			return -ECANCELED;
 		if (last || (o->count_set && ++frames >= o->count))
 			break;
 	}
@@ -297,8 +301,7 @@ int ls_cmd_top(const struct ls_opts *o)
 	}
 out:
 	ls_child_finish(&r.child);
-	if (r.child.pid && !rc)
-		rc = r.child.status;
+	rc = ls_exit_status(&r.child, rc);
 	if (logfd >= 0) {
 		struct stat st;
 

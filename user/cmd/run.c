@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* run.c - signals, starting and ending the traced PROGRAM, and waiting
- * between reads. */
+/* run.c - signals, starting and ending the traced PROGRAM (its process
+ * group), its exit status, and waiting between reads. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "util/log.h"
 #include "cmd/run.h"
@@ -36,37 +37,58 @@ int ls_child_start(struct ls_child *c, char **argv)
 	return ls_child_start_io(c, argv, -1);
 }
 
+/* In the child, between fork and exec: its own process group, death with
+ * lockscope, stdin and stdout as asked, default signal actions. */
+static void child_setup(pid_t parent, int out_fd)
+{
+	int null = -1;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent) /* lockscope died before prctl */
+		_exit(127);
+	/* a background group reading the terminal would be stopped */
+	if (out_fd >= 0 || isatty(STDIN_FILENO))
+		null = open("/dev/null", O_RDONLY);
+	if (null >= 0 && null != STDIN_FILENO) {
+		dup2(null, STDIN_FILENO);
+		close(null);
+	}
+	if (out_fd >= 0) {
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(out_fd, STDERR_FILENO);
+		if (out_fd > STDERR_FILENO)
+			close(out_fd);
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
 int ls_child_start_io(struct ls_child *c, char **argv, int out_fd)
 {
+	pid_t parent = getpid(), pid;
 	int pfd[2], err = 0;
-	pid_t pid;
+	char obj[300];
 
 	memset(c, 0, sizeof(*c));
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
+	snprintf(obj, sizeof(obj), "program '%.256s'", argv[0]);
+	/* PROGRAM's orphans come to lockscope, which reaps and ends them */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (pipe2(pfd, O_CLOEXEC)) {
+		err = errno;
+		goto fail;
+	}
 	pid = fork();
 	if (pid < 0) {
-		err = -errno;
+		err = errno;
 		close(pfd[0]);
 		close(pfd[1]);
-		return err;
+		goto fail;
 	}
 	if (!pid) {
 		close(pfd[0]);
-		if (out_fd >= 0) {
-			int null = open("/dev/null", O_RDONLY);
-
-			if (null >= 0 && null != STDIN_FILENO) {
-				dup2(null, STDIN_FILENO);
-				close(null);
-			}
-			dup2(out_fd, STDOUT_FILENO);
-			dup2(out_fd, STDERR_FILENO);
-			if (out_fd > STDERR_FILENO)
-				close(out_fd);
-		}
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		child_setup(parent, out_fd);
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(pfd[1], &err, sizeof(err)) < 0)
@@ -74,19 +96,28 @@ int ls_child_start_io(struct ls_child *c, char **argv, int out_fd)
 		_exit(127);
 	}
 	close(pfd[1]);
+	setpgid(pid, pid); /* both sides: set before either goes on */
 	/* exec succeeded when the CLOEXEC pipe closes without data */
 	if (read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
-		char obj[300];
-
 		close(pfd[0]);
 		waitpid(pid, NULL, 0);
-		snprintf(obj, sizeof(obj), "program '%.256s'", argv[0]);
-		ls_fail("run", obj, strerror(err));
-		return -err;
+		goto fail;
 	}
 	close(pfd[0]);
 	c->pid = pid;
 	return 0;
+fail:
+	ls_fail("run", obj, strerror(err));
+	c->start_err = err;
+	return -err;
+}
+
+static void note(struct ls_child *c, int st)
+{
+	c->done = 1;
+	c->status = WIFEXITED(st)     ? WEXITSTATUS(st)
+		    : WIFSIGNALED(st) ? 128 + WTERMSIG(st)
+				      : 1;
 }
 
 static void reap(struct ls_child *c, int flags)
@@ -95,12 +126,8 @@ static void reap(struct ls_child *c, int flags)
 
 	if (!c || !c->pid || c->done)
 		return;
-	if (waitpid(c->pid, &st, flags) == c->pid) {
-		c->done = 1;
-		c->status = WIFEXITED(st)     ? WEXITSTATUS(st)
-			    : WIFSIGNALED(st) ? 128 + WTERMSIG(st)
-					      : 1;
-	}
+	if (waitpid(c->pid, &st, flags) == c->pid)
+		note(c, st);
 }
 
 int ls_wait(double secs, struct ls_child *c)
@@ -128,21 +155,61 @@ int ls_wait(double secs, struct ls_child *c)
 	}
 }
 
+/* Reap what has ended in PROGRAM's group (PROGRAM included: its status is
+ * kept); 1 while a process of the group is left. */
+static int group_alive(struct ls_child *c)
+{
+	pid_t p;
+	int st;
+
+	reap(c, WNOHANG);
+	while ((p = waitpid(-c->pid, &st, WNOHANG)) > 0)
+		if (p == c->pid)
+			note(c, st);
+	return !kill(-c->pid, 0);
+}
+
+/* Wait up to @ms for the group to end; 1 when it did. */
+static int group_gone(struct ls_child *c, int ms)
+{
+	for (int t = 0;; t += 20) {
+		struct timespec step = {0, 20 * 1000000L};
+
+		if (!group_alive(c))
+			return 1;
+		if (t >= ms)
+			return 0;
+		nanosleep(&step, NULL);
+	}
+}
+
 void ls_child_finish(struct ls_child *c)
 {
-	if (!c || !c->pid || c->done)
+	if (!c || !c->pid)
 		return;
-	kill(c->pid, SIGTERM);
-	/* 0.5 s of grace, then SIGKILL: lockscope ends within 1 s */
-	for (int i = 0; i < 10 && !c->done; i++) {
-		struct timespec step = {0, 50 * 1000000L};
+	reap(c, WNOHANG);
+	if (!c->done)
+		c->ended = 1; /* still running: lockscope ends it */
+	if (!group_alive(c))
+		return;
+	kill(-c->pid, SIGTERM);
+	kill(-c->pid, SIGCONT); /* a stopped process gets it too */
+	if (group_gone(c, LS_CHILD_GRACE_S * 1000))
+		return;
+	kill(-c->pid, SIGKILL);
+	reap(c, 0);
+	/* the rest dies at once, short of a process stuck in the kernel */
+	group_gone(c, 1000);
+}
 
-		reap(c, WNOHANG);
-		if (!c->done)
-			nanosleep(&step, NULL);
-	}
-	if (!c->done) {
-		kill(c->pid, SIGKILL);
-		reap(c, 0);
-	}
+int ls_exit_status(const struct ls_child *c, int rc)
+{
+	if (c && c->start_err)
+		return c->start_err == ENOENT || c->start_err == ENOTDIR ? 127
+									 : 126;
+	if (rc)
+		return rc;
+	if (!c || !c->pid || c->ended)
+		return 0;
+	return c->status;
 }

@@ -1,118 +1,441 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* outfile.c - atomic file output: temporary file, fsync, rename. */
+/* outfile.c - output files: regular files replaced atomically, devices and
+ * FIFOs written in place, every flush checked. */
 #include <errno.h>
-#include <stdio.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include "util/log.h"
 #include "util/outfile.h"
 
-static void fail(const char *verb, const char *path, int err)
+/* the temporary name adds a dot in front and ".XXXXXX" behind the name */
+#define TMP_EXTRA 8
+
+/* Where a stream's bytes go, and why the first write that failed did. */
+struct ls_sink {
+	int fd;
+	int err; /* errno of the first failed write; 0: none */
+	int own; /* close @fd and free the sink with the stream */
+};
+
+static struct ls_sink stdout_sink = {.fd = STDOUT_FILENO};
+static FILE *stdout_watched;
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct ls_sink *s = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(s->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR) /* signals do not restart */
+			continue;
+		if (w <= 0) {
+			if (!s->err)
+				s->err = w < 0 ? errno : EIO;
+			return 0; /* the stream's error flag is set */
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)n;
+}
+
+static int sink_close(void *cookie)
+{
+	struct ls_sink *s = cookie;
+	int err = 0;
+
+	if (s->own) {
+		err = close(s->fd) ? errno : 0;
+		free(s);
+	}
+	errno = err;
+	return err ? -1 : 0;
+}
+
+static const cookie_io_functions_t sink_io = {.write = sink_write,
+					      .close = sink_close};
+
+/* A write stream on @fd that keeps its first write error; closing it
+ * closes @fd. */
+static FILE *sink_open(int fd, struct ls_sink **out)
+{
+	struct ls_sink *s = calloc(1, sizeof(*s));
+	FILE *f;
+
+	if (!s)
+		return NULL;
+	s->fd = fd;
+	s->own = 1;
+	f = fopencookie(s, "w", sink_io);
+	if (!f) {
+		free(s);
+		return NULL;
+	}
+	*out = s;
+	return f;
+}
+
+void ls_out_watch_stdout(void)
+{
+	FILE *f;
+
+	if (stdout_watched || isatty(STDOUT_FILENO))
+		return;
+	f = fopencookie(&stdout_sink, "w", sink_io);
+	if (!f)
+		return; /* plain stdio: errors still reported, maybe as EIO */
+	fflush(stdout);
+	stdout = f; /* glibc: stdout is a variable that may be set */
+	stdout_watched = f;
+}
+
+static void fail_why(const char *verb, const char *path, const char *why)
 {
 	char obj[300];
 
 	snprintf(obj, sizeof(obj), "file '%.256s'", path);
-	ls_fail_errno(verb, obj, err);
+	ls_fail(verb, obj, why);
+}
+
+static void fail(const char *verb, const char *path, int err)
+{
+	fail_why(verb, path, strerror(abs(err)));
+}
+
+static void release(struct ls_out *o)
+{
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	free(o->path);
+	free(o->base);
+	free(o->tmp);
+	memset(o, 0, sizeof(*o));
+	o->dirfd = -1;
+}
+
+/*
+ * Create ".<name>.<6 random characters>" in o->dirfd, the name cut (at a
+ * character boundary) so that the whole fits in @name_max bytes: a valid
+ * 255-byte name still gets a valid temporary name.  An fd or -errno.
+ */
+static int make_tmp(struct ls_out *o, long name_max, mode_t mode)
+{
+	static const char cs[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "abcdefghijklmnopqrstuvwxyz0123456789";
+	size_t keep = strlen(o->base);
+	char *tmp;
+	int fd = -EEXIST;
+
+	if (name_max < TMP_EXTRA + 1)
+		return -ENAMETOOLONG;
+	if (keep + TMP_EXTRA > (size_t)name_max)
+		keep = (size_t)name_max - TMP_EXTRA;
+	while (keep > 0 && (o->base[keep] & 0xc0) == 0x80)
+		keep--; /* not inside a UTF-8 sequence */
+	tmp = malloc(keep + TMP_EXTRA + 1);
+	if (!tmp)
+		return -ENOMEM;
+	for (int tries = 0; tries < 100 && fd == -EEXIST; tries++) {
+		unsigned char r[6];
+
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+			fd = -errno;
+			break;
+		}
+		snprintf(tmp, keep + TMP_EXTRA + 1, ".%.*s.", (int)keep,
+			 o->base);
+		for (size_t i = 0; i < sizeof(r); i++)
+			tmp[keep + 2 + i] = cs[r[i] % (sizeof(cs) - 1)];
+		tmp[keep + TMP_EXTRA] = '\0';
+		fd = openat(o->dirfd, tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    mode);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (fd < 0)
+		free(tmp);
+	else
+		o->tmp = tmp;
+	return fd;
+}
+
+/* A character device or a FIFO: open it and write in place. */
+static int open_in_place(struct ls_out *o)
+{
+	int fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC), err;
+
+	if (fd < 0) {
+		err = -errno;
+		fail("open", o->path, err);
+		return err;
+	}
+	o->f = sink_open(fd, &o->sink);
+	if (!o->f) {
+		err = -ENOMEM;
+		close(fd);
+		fail("open", o->path, err);
+		return err;
+	}
+	o->mode = LS_OUT_IN_PLACE;
+	return 0;
+}
+
+/* A regular file (@st, its mode kept) or a new path (@st NULL) named
+ * @target: a temporary file in the same directory. */
+static int open_atomic(struct ls_out *o, const char *target,
+		       const struct stat *st)
+{
+	char *d = strdup(target), *b = strdup(target);
+	long name_max;
+	int fd, err;
+
+	if (!d || !b) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	o->base = strdup(basename(b));
+	if (!o->base) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	o->dirfd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (o->dirfd < 0 && errno == EACCES) /* searchable, not readable */
+		o->dirfd = open(d, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (o->dirfd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	name_max = fpathconf(o->dirfd, _PC_NAME_MAX);
+	fd = make_tmp(o, name_max > 0 ? name_max : NAME_MAX, st ? 0600 : 0666);
+	if (fd < 0) {
+		err = fd;
+		goto fail;
+	}
+	/* the replacement keeps the permissions of the file it replaces */
+	if (st && fchmod(fd, st->st_mode & 07777))
+		(void)0; /* keep 0600: still readable by its owner */
+	o->f = sink_open(fd, &o->sink);
+	if (!o->f) {
+		err = -ENOMEM;
+		close(fd);
+		unlinkat(o->dirfd, o->tmp, 0);
+		goto fail;
+	}
+	o->mode = LS_OUT_ATOMIC;
+	free(d);
+	free(b);
+	return 0;
+fail:
+	fail("create", o->path, err);
+	free(d);
+	free(b);
+	return err;
 }
 
 int ls_out_open(struct ls_out *o, const char *path)
 {
-	char *d = NULL, *b = NULL, *dir, *base;
-	mode_t um;
-	int fd, err;
+	struct stat st, lst;
+	char *target;
+	int err;
 
 	memset(o, 0, sizeof(*o));
+	o->dirfd = -1;
 	if (!strcmp(path, "-")) {
 		o->f = stdout;
+		o->mode = LS_OUT_STDOUT;
 		return 0;
 	}
-	d = strdup(path);
-	b = strdup(path);
+	if (!*path) {
+		fail_why("create", path, "the name is empty");
+		return -EINVAL;
+	}
 	o->path = strdup(path);
-	if (!d || !b || !o->path)
-		goto nomem;
-	dir = dirname(d);
-	base = basename(b);
-	if (asprintf(&o->tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
-		o->tmp = NULL;
-		goto nomem;
+	if (!o->path) {
+		fail("create", path, -ENOMEM);
+		return -ENOMEM;
 	}
-	fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
+	if (path[strlen(path) - 1] == '/') {
+		err = -EISDIR;
 		fail("create", path, err);
 		goto fail;
 	}
-	/* mkostemp makes 0600 files: give the usual 0666 & ~umask */
-	um = umask(0);
-	umask(um);
-	if (fchmod(fd, 0666 & ~um))
-		(void)0; /* keep 0600: still readable by its owner */
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
+	if (lstat(path, &lst)) {
 		err = -errno;
-		close(fd);
-		unlink(o->tmp);
-		fail("create", path, err);
+		if (err != -ENOENT) {
+			fail("create", path, err);
+			goto fail;
+		}
+		err = open_atomic(o, path, NULL); /* a new file */
+		if (err)
+			goto fail;
+		return 0;
+	}
+	if (stat(path, &st)) {
+		err = -errno;
+		if (err == -ENOENT)
+			fail_why("create", path,
+				 "it is a symbolic link to a missing file");
+		else
+			fail("create", path, err);
 		goto fail;
 	}
-	free(d);
-	free(b);
-	return 0;
-nomem:
-	err = -ENOMEM;
-	fail("create", path, err);
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+		err = open_in_place(o);
+	} else if (S_ISREG(st.st_mode)) {
+		/* a link to a regular file: the target is replaced, the link
+		 * stays */
+		target = S_ISLNK(lst.st_mode) ? realpath(path, NULL)
+					      : strdup(path);
+		if (!target) {
+			err = -errno;
+			fail("create", path, err);
+			goto fail;
+		}
+		err = open_atomic(o, target, &st);
+		free(target);
+	} else {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		fail_why("create", path,
+			 S_ISDIR(st.st_mode)   ? strerror(EISDIR)
+			 : S_ISBLK(st.st_mode) ? "it is a block device (a "
+						 "record is not written onto "
+						 "a disk)"
+					       : "it is a socket");
+	}
+	if (!err)
+		return 0;
 fail:
-	free(d);
-	free(b);
-	free(o->path);
-	free(o->tmp);
-	memset(o, 0, sizeof(*o));
+	release(o);
 	return err;
+}
+
+int ls_out_open_status(int err)
+{
+	switch (abs(err)) {
+	case EINVAL:
+	case EISDIR:
+	case ENOENT:
+	case ENOTDIR:
+	case EACCES:
+	case EPERM:
+	case EROFS:
+	case ENAMETOOLONG:
+	case ELOOP:
+	case ENXIO:
+	case ENODEV:
+	case ETXTBSY:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+/* Before the rename: the name must still be a regular file (or absent),
+ * else the record stays in the temporary file.  0 or -EEXIST. */
+static int still_regular(struct ls_out *o)
+{
+	struct stat st;
+	char why[400];
+
+	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) ||
+	    S_ISREG(st.st_mode))
+		return 0;
+	snprintf(why, sizeof(why),
+		 "it is no longer a regular file; the record is kept in "
+		 "'%.300s' beside it",
+		 o->tmp);
+	fail_why("write", o->path, why);
+	free(o->tmp);
+	o->tmp = NULL; /* kept */
+	return -EEXIST;
+}
+
+/* Flush @f (writing to @s, or NULL); 0 or -errno, reported once. */
+static int flush_checked(FILE *f, struct ls_sink *s, const char *what)
+{
+	int err;
+
+	errno = 0;
+	if (!fflush(f) && !ferror(f))
+		return 0;
+	err = s && s->err ? -s->err : errno ? -errno : -EIO;
+	if (s)
+		s->err = 0;
+	ls_fail_errno("write", what, err);
+	__fpurge(f);
+	clearerr(f);
+	return err;
+}
+
+int ls_out_flush(FILE *f, const char *what)
+{
+	return flush_checked(f, f == stdout_watched ? &stdout_sink : NULL,
+			     what);
 }
 
 int ls_out_commit(struct ls_out *o)
 {
-	int err = 0;
+	char obj[300];
+	int err;
 
 	if (!o->f)
 		return -EBADF;
-	if (!o->path) {
-		err = fflush(o->f) ? -errno : 0;
-		o->f = NULL;
-		if (err)
-			ls_fail_errno("write", "standard output", err);
+	if (o->mode == LS_OUT_STDOUT) {
+		err = ls_out_flush(o->f, "standard output");
+		release(o);
 		return err;
 	}
-	errno = 0;
-	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
-		err = errno ? -errno : -EIO;
-	if (fclose(o->f) && !err)
+	snprintf(obj, sizeof(obj), "file '%.256s'", o->path);
+	err = flush_checked(o->f, o->sink, obj);
+	if (!err && o->mode == LS_OUT_ATOMIC && fsync(o->sink->fd)) {
 		err = -errno;
-	o->f = NULL;
-	if (!err && rename(o->tmp, o->path))
-		err = -errno;
-	if (err) {
-		fail("write", o->path, err);
-		unlink(o->tmp);
+		ls_fail_errno("write", obj, err);
 	}
-	free(o->path);
-	free(o->tmp);
-	o->path = o->tmp = NULL;
+	if (fclose(o->f) && !err) {
+		err = -errno;
+		ls_fail_errno("write", obj, err);
+	}
+	o->f = NULL;
+	if (!err && o->mode == LS_OUT_ATOMIC)
+		err = still_regular(o);
+	if (!err && o->mode == LS_OUT_ATOMIC) {
+		if (renameat(o->dirfd, o->tmp, o->dirfd, o->base)) {
+			err = -errno;
+			ls_fail_errno("write", obj, err);
+		} else {
+			free(o->tmp);
+			o->tmp = NULL;
+			/* the rename itself reaches the disk (no error when
+			 * the directory cannot be synced: the file is in
+			 * place) */
+			if (fsync(o->dirfd))
+				(void)0;
+		}
+	}
+	if (o->tmp)
+		unlinkat(o->dirfd, o->tmp, 0);
+	release(o);
 	return err;
 }
 
 void ls_out_abort(struct ls_out *o)
 {
-	if (o->f && o->path) {
+	if (o->f && o->mode != LS_OUT_STDOUT) {
+		__fpurge(o->f); /* nothing half-written reaches a FIFO */
 		fclose(o->f);
-		unlink(o->tmp);
 	}
-	free(o->path);
-	free(o->tmp);
-	memset(o, 0, sizeof(*o));
+	if (o->tmp)
+		unlinkat(o->dirfd, o->tmp, 0);
+	release(o);
 }
