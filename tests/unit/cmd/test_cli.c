@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "cmd/cli.h"
+#include "cmd/numbers.h"
 
 static int parse(struct ls_opts *o, const char *line)
 {
