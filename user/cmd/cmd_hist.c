@@ -15,7 +15,7 @@ int ls_cmd_hist(const struct ls_opts *o)
 	struct ls_child child = {0};
 	uint64_t t0;
 	double secs;
-	int err, rc = 0;
+	int err, start_err = 0, failed = 0;
 	char srcs[256];
 
 	ls_snap_init(&snap);
@@ -25,13 +25,15 @@ int ls_cmd_hist(const struct ls_opts *o)
 		return 1;
 	err = ls_collector_read(c, &snap); /* start time */
 	t0 = snap.mono_ns;
-	if (!err && o->argv)
-		err = ls_child_start(&child, o->argv);
 	if (err) {
-		if (!o->argv)
-			ls_fail_errno("read", "BPF maps", err);
-		rc = 1;
+		ls_fail_errno("read", "BPF maps", err);
+		failed = 1;
 		goto cleanup;
+	}
+	if (o->argv) {
+		start_err = ls_child_start(&child, o->argv);
+		if (start_err)
+			goto cleanup;
 	}
 	if (!o->argv && !o->duration)
 		fprintf(stderr,
@@ -41,7 +43,7 @@ int ls_cmd_hist(const struct ls_opts *o)
 	err = ls_collector_read(c, &snap);
 	if (err) {
 		ls_fail_errno("read", "BPF maps", err);
-		rc = 1;
+		failed = 1;
 		goto cleanup;
 	}
 	secs = (double)(snap.mono_ns - t0) / 1e9;
@@ -70,10 +72,8 @@ int ls_cmd_hist(const struct ls_opts *o)
 			      o->col.stack_every);
 	}
 	fflush(stdout);
-	if (child.pid)
-		rc = child.status;
 cleanup:
 	ls_snap_free(&snap);
 	ls_collector_stop(c);
-	return rc;
+	return ls_exit_status(&child, start_err, failed);
 }

@@ -104,7 +104,7 @@ int ls_cmd_record(const struct ls_opts *o)
 	struct ls_out out;
 	double t_start;
 	size_t nlocks = 0;
-	int err, rc = 0;
+	int err, rc = 0, start_err = 0;
 
 	ls_snap_init(&start);
 	ls_snap_init(&prev);
@@ -130,11 +130,9 @@ int ls_cmd_record(const struct ls_opts *o)
 		goto out_abort;
 	}
 	if (o->argv) {
-		err = ls_child_start(&child, o->argv);
-		if (err) {
-			rc = err == -ENOENT ? 127 : 126;
+		start_err = ls_child_start(&child, o->argv);
+		if (start_err)
 			goto out_abort;
-		}
 	}
 	if (!o->argv && !o->duration)
 		fprintf(stderr, "lockscope: recording lock contention, Ctrl-C "
@@ -201,12 +199,11 @@ int ls_cmd_record(const struct ls_opts *o)
 			"lockscope: recorded %zu locks in %.1fs%s to %s\n",
 			nlocks, m.duration_s,
 			m.interrupted ? " (interrupted)" : "", o->output);
-	if (!rc && child.pid)
-		rc = child.status;
 	goto out;
 out_abort:
 	ls_out_abort(&out);
 out:
+	rc = ls_exit_status(&child, start_err, rc);
 	ls_series_free(&series);
 	ls_snap_free(&start);
 	ls_snap_free(&prev);

@@ -128,7 +128,8 @@ static int run_batch(struct top_run *r)
 		ls_print_frame(stdout, &r->delta, r->fr.secs, o->nlocks,
 			       r->srcs, cost);
 		fflush(stdout); /* a frame at a time to a pipe or a file */
-		if (last || (o->count_set && ++frames >= o->count))
+		frames++;	/* every frame: only the first comes early */
+		if (last || (o->count_set && frames >= o->count))
 			break;
 	}
 	return err;
@@ -245,7 +246,7 @@ int ls_cmd_top(const struct ls_opts *o)
 	int batch = o->batch || !isatty(STDOUT_FILENO);
 	struct top_run r;
 	char logpath[64] = "";
-	int err = 0, rc = 0, logfd = -1;
+	int err = 0, rc = 0, start_err = 0, logfd = -1;
 
 	memset(&r, 0, sizeof(r));
 	r.o = o;
@@ -280,11 +281,9 @@ int ls_cmd_top(const struct ls_opts *o)
 				goto out;
 			}
 		}
-		err = ls_child_start_io(&r.child, o->argv, logfd);
-		if (err) {
-			rc = 1;
+		start_err = ls_child_start_io(&r.child, o->argv, logfd);
+		if (start_err)
 			goto out;
-		}
 	}
 	if (!err)
 		err = batch ? run_batch(&r) : run_tui(&r);
@@ -296,8 +295,7 @@ int ls_cmd_top(const struct ls_opts *o)
 	}
 out:
 	ls_child_finish(&r.child);
-	if (r.child.pid && !rc)
-		rc = r.child.status;
+	rc = ls_exit_status(&r.child, start_err, rc);
 	if (logfd >= 0) {
 		struct stat st;
 

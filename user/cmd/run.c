@@ -146,3 +146,12 @@ void ls_child_finish(struct ls_child *c)
 		reap(c, 0);
 	}
 }
+
+int ls_exit_status(const struct ls_child *c, int start_err, int failed)
+{
+	if (start_err)
+		return start_err == -ENOENT ? 127 : 126;
+	if (failed)
+		return 1;
+	return c && c->pid ? c->status : 0;
+}

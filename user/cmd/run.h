@@ -26,5 +26,13 @@ int ls_child_start_io(struct ls_child *c, char **argv, int out_fd);
 int ls_wait(double secs, struct ls_child *c);
 /* Forward a stop to the child and reap it. */
 void ls_child_finish(struct ls_child *c);
+/*
+ * The one exit-status rule of commands that may run PROGRAM (README "Exit
+ * status"): @start_err is what ls_child_start returned, @failed whether
+ * lockscope itself failed (its message printed).  PROGRAM could not start:
+ * 127 when not found, else 126; lockscope failed: 1; else PROGRAM's status
+ * (128+N when signal N ended it), 0 without PROGRAM.
+ */
+int ls_exit_status(const struct ls_child *c, int start_err, int failed);
 
 #endif
