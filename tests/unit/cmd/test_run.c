@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "cmd/run.h"
+
+/* The one exit-status rule: like a shell's for PROGRAM, 1 for lockscope. */
+static void exit_status(void **state)
+{
+	struct ls_child none = {0}, ran = {.pid = 42, .done = 1, .status = 7};
+	struct ls_child killed = {.pid = 42, .done = 1, .status = 128 + 10};
+
+	(void)state;
+	assert_int_equal(ls_exit_status(&none, 0, 0), 0);
+	assert_int_equal(ls_exit_status(&none, 0, 1), 1);
+	assert_int_equal(ls_exit_status(&none, -ENOENT, 0), 127);
+	assert_int_equal(ls_exit_status(&none, -EACCES, 0), 126);
+	assert_int_equal(ls_exit_status(&none, -ENOEXEC, 0), 126);
+	assert_int_equal(ls_exit_status(&ran, 0, 0), 7);
+	assert_int_equal(ls_exit_status(&killed, 0, 0), 138);
+	/* lockscope's own failure is not hidden behind PROGRAM's success */
+	ran.status = 0;
+	assert_int_equal(ls_exit_status(&ran, 0, 1), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exit_status),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
