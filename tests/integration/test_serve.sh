@@ -2,9 +2,10 @@
 # tests/integration/test_serve.sh - `lockscope serve` end to end: a real
 # Prometheus server scrapes it on loopback during a contention workload;
 # promtool and an OpenMetrics parser check the exposition; bad requests get
-# the right codes; concurrent and stuck clients do not slow collection; the
-# process runs unprivileged after start.  Everything on 127.0.0.1, bounded
-# in time.
+# the right codes; concurrent and stuck clients do not slow collection;
+# trickling clients are cut at the header deadline and never starve another
+# address; the process runs unprivileged after start, --user root only with
+# --allow-root.  Everything on loopback (127.0.0.1-3), bounded in time.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -337,6 +338,109 @@ else
 	fail "$T: collection keeps its pace: $got_c collections, ~$want due"
 fi
 
+# ---- slow-drip clients: a header deadline, per-address limits ------------
+# 256 connections from 127.0.0.2 and 32 from 127.0.0.3 each send the start
+# of a request, then one more header byte every 2 s, for 12 s.  Meanwhile
+# every scrape from 127.0.0.1 answers within 1 s; the server holds at most
+# 32 connections per address and cuts each trickling one once its headers
+# are 5 s late (the idle timeout alone restarts at every byte).
+cat >"$work/trickle.py" <<'EOF'
+# trickle.py PORT SECONDS SRC:N...: from each SRC open N connections to
+# 127.0.0.1:PORT, each sending the start of a request, then one more header
+# byte every 2 s, never finishing the headers.  After SECONDS print a line
+# per SRC: connections refused (closed within 0.5 s), held, of those cut by
+# the server (and the longest a cut one lived), still open (and the oldest).
+import errno, selectors, socket, sys, time
+port, dur = int(sys.argv[1]), float(sys.argv[2])
+head = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: "
+sel = selectors.DefaultSelector()
+conns = {}  # socket -> [src, opened at, bytes sent]
+stats = {}  # src -> [refused, cut, longest cut]
+t0 = time.monotonic()
+for arg in sys.argv[3:]:
+    src, n = arg.split(":")
+    stats[src] = [0, 0, 0.0]
+    for _ in range(int(n)):
+        s = socket.socket()
+        s.setblocking(False)
+        s.bind((src, 0))
+        s.connect_ex(("127.0.0.1", port))
+        conns[s] = [src, time.monotonic(), 0]
+        sel.register(s, selectors.EVENT_READ)
+
+def closed(s):
+    src, opened, _ = conns.pop(s)
+    sel.unregister(s)
+    s.close()
+    life = time.monotonic() - opened
+    st = stats[src]
+    if life < 0.5:
+        st[0] += 1
+    else:
+        st[1] += 1
+        st[2] = max(st[2], life)
+
+next_drip = t0
+while time.monotonic() - t0 < dur and conns:
+    now = time.monotonic()
+    if now >= next_drip:
+        for s, c in list(conns.items()):
+            try:
+                c[2] += s.send(head if c[2] == 0 else b"a")
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError as e:
+                if e.errno in (errno.EPIPE, errno.ECONNRESET):
+                    closed(s)
+        next_drip = now + 2.0
+    wait = max(0.0, min(next_drip, t0 + dur) - time.monotonic())
+    for key, _ in sel.select(timeout=wait):
+        try:
+            got = key.fileobj.recv(4096)
+        except (BlockingIOError, InterruptedError):
+            continue
+        except OSError:
+            got = b""
+        if not got:
+            closed(key.fileobj)
+now = time.monotonic()
+for src, st in stats.items():
+    ages = [now - c[1] for c in conns.values() if c[0] == src]
+    print("%s refused %d held %d cut %d longest %.1f open %d oldest %.1f" %
+          (src, st[0], st[1] + len(ages), st[1], st[2], len(ages),
+           max(ages, default=0.0)))
+EOF
+timeout 20 python3 "$work/trickle.py" "$port" 12 127.0.0.2:256 127.0.0.3:32 \
+	>"$work/trickle.txt" 2>&1 &
+tpid=$!
+pids+=("$tpid")
+sleep 1.5
+: >"$work/drip-scrapes.txt"
+for i in $(seq 10); do
+	curl -s -m 3 -o /dev/null -w '%{http_code} %{size_download} %{time_total}\n' \
+		"$URL/metrics" >>"$work/drip-scrapes.txt"
+	sleep 0.8
+done
+wait "$tpid"
+sed 's/^/  trickle from /' "$work/trickle.txt"
+slowest=$(awk '{ if ($3 > m) m = $3 } END { print m + 0 }' "$work/drip-scrapes.txt")
+quick=$(awk '$1 == 200 && $2 > 1000 && $3 < 1.0' "$work/drip-scrapes.txt" | wc -l)
+if [ "$quick" = 10 ]; then
+	pass "$T: 10 scrapes from 127.0.0.1 answer within 1 s while 127.0.0.2 and 127.0.0.3 trickle 288 connections (slowest ${slowest}s)"
+else
+	cat "$work/drip-scrapes.txt"
+	fail "$T: scrapes beside trickling clients: $quick of 10 answered within 1 s (slowest ${slowest}s)"
+fi
+# every address held some (else nothing was tested), at most 32, all cut
+# within the 5 s header deadline (+1 s for the 0.2 s checks and the drip)
+held=$(awk '{ h += $5 } END { print h + 0 }' "$work/trickle.txt")
+if [ "$(wc -l <"$work/trickle.txt")" = 2 ] &&
+	awk '$5 < 1 || $5 > 32 || $11 != 0 || $9 > 6.0 { bad = 1 } END { exit bad }' "$work/trickle.txt"; then
+	pass "$T: trickling connections are cut at the 5 s header deadline ($held held, longest $(awk '{ if ($9 > m) m = $9 } END { print m }' "$work/trickle.txt")s), at most 32 per address"
+else
+	fail "$T: trickling connections: want 1 to 32 held per address, all cut within 6 s, none left open: $(tr '\n' ';' <"$work/trickle.txt")"
+fi
+
 # ---- still collecting, unprivileged, and stops cleanly ------------------
 errs=$(curl -s "$URL/metrics" | awk '$1 == "lockscope_collection_errors_total" { print $2 }')
 if [ "$errs" = 0 ] && [ "$(awk '/^Uid:/ { print $2 }' "$st")" = "$nobody" ]; then
@@ -357,6 +461,15 @@ else
 	wait "$SPID"
 	rc=$?
 	check "$T: stops on SIGTERM, exit status 0" [ "$rc" = 0 ]
+	# its last line counts the connections it cut
+	stopline=$(tail -1 "$work/serve.log")
+	echo "  $stopline"
+	ncut=$(sed -n 's/.*deadline: \([0-9]*\) for late headers.*/\1/p' <<<"$stopline")
+	if [ -n "$ncut" ] && [ "$ncut" -ge "${held:-1}" ]; then
+		pass "$T: the stop line counts the connections cut at the deadline ($ncut, $held of them trickling)"
+	else
+		fail "$T: the stop line counts the connections cut: '${ncut}' of ${held:-?} trickling"
+	fi
 fi
 
 # ---- --addr: the raw address is a label only when asked ----------------
@@ -374,18 +487,70 @@ else
 	fail "$T: starts with --addr"
 fi
 
-# ---- bad command lines ---------------------------------------------------
+# ---- bad command lines: one line, exit 2 ----------------------------------
 for args in "--listen nowhere" "--listen 127.0.0.1:99999" "--max-series -1" "--user no-such-user-here"; do
 	# shellcheck disable=SC2086
 	out=$("$LS" serve $args 2>&1)
 	rc=$?
-	if [ "$rc" -ne 0 ] && [ "$(echo "$out" | grep -c '^lockscope: failed to')" = 1 ]; then
+	if [ "$rc" = 2 ] && [ "$(echo "$out" | grep -c '^lockscope: failed to')" = 1 ]; then
 		pass "$T: 'serve $args' fails with one clear line (exit $rc)"
 	else
 		echo "$out"
 		fail "$T: 'serve $args' fails with one clear line (exit $rc)"
 	fi
 done
+
+# ---- --user: root refused by name and number, numbers like names ---------
+out_name=$(timeout 10 "$LS" serve --listen 127.0.0.1:0 --user root 2>&1)
+rc_name=$?
+out_num=$(timeout 10 "$LS" serve --listen 127.0.0.1:0 --user 0 2>&1)
+rc_num=$?
+echo "  --user root: exit $rc_name: $(head -1 <<<"$out_name")"
+echo "  --user 0: exit $rc_num: $(head -1 <<<"$out_num")"
+if [ "$rc_name" = 2 ] && [ "$rc_num" = 2 ] &&
+	[ "$(grep -c '^lockscope: failed to' <<<"$out_name")" = 1 ] &&
+	grep -q 'uid 0' <<<"$out_name" &&
+	[ "${out_name/user \'root\'/user X}" = "${out_num/user \'0\'/user X}" ]; then
+	pass "$T: --user root and --user 0 are refused alike, one line and a hint, exit 2"
+else
+	fail "$T: --user root (exit $rc_name) and --user 0 (exit $rc_num) refused alike: '$out_name' / '$out_num'"
+fi
+out=$(timeout 10 "$LS" serve --listen 127.0.0.1:0 --user 123456789 2>&1)
+rc=$?
+if [ "$rc" = 2 ] && grep -q "^lockscope: failed to find user '123456789': no account has uid 123456789" <<<"$out"; then
+	pass "$T: a uid without an account is refused, exit 2"
+else
+	fail "$T: --user 123456789: exit $rc: $out"
+fi
+# uid STATUS_FILE: real, effective, saved and fs uid, and the capabilities
+ids() {
+	awk '/^Uid:/ { u = $2 " " $3 " " $4 " " $5 } /^CapEff:/ { e = $2 }
+		/^CapBnd:/ { b = $2 } /^NoNewPrivs:/ { n = $2 }
+		END { print u, e, b, n }' "$1"
+}
+if start_serve "$work/serve-uid.log" --user "$nobody" -i 0.5; then
+	got=$(ids "/proc/$SPID/status")
+	if [ "$got" = "$nobody $nobody $nobody $nobody 0000000000000000 0000000000000000 1" ]; then
+		pass "$T: --user $nobody (a number) runs as that uid, no capabilities"
+	else
+		fail "$T: --user $nobody: Uid, CapEff, CapBnd, NoNewPrivs are '$got'"
+	fi
+	kill "$SPID"
+else
+	fail "$T: starts with --user $nobody"
+fi
+if start_serve "$work/serve-root.log" --user root --allow-root -i 0.5; then
+	got=$(ids "/proc/$SPID/status")
+	if [ "$got" = "0 0 0 0 0000000000000000 0000000000000000 1" ] &&
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/metrics")" = 200 ]; then
+		pass "$T: --user root --allow-root runs as uid 0 without capabilities and serves"
+	else
+		fail "$T: --user root --allow-root: Uid, CapEff, CapBnd, NoNewPrivs are '$got'"
+	fi
+	kill "$SPID"
+else
+	fail "$T: starts with --user root --allow-root"
+fi
 
 # ---- guest tier: Debian's stock 6.1 kernel under qemu ---------------------
 # Older kernels may refuse bpf() on open descriptors without CAP_BPF

@@ -328,6 +328,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case LS_OPT_NO_COST:
 		p->o->no_cost = 1;
 		return 0;
+	case LS_OPT_ALLOW_ROOT:
+		p->o->allow_root = 1;
+		return 0;
 	}
 	return parse_value(p, key, arg);
 }

@@ -35,6 +35,7 @@ struct ls_opts {
 	/* serve */
 	const char *listen;  /* ADDR:PORT (checked) */
 	const char *user;    /* run as this user after start when root */
+	int allow_root;	     /* --user may be uid 0 */
 	uint32_t max_series; /* locks exported as their own series */
 	int no_cost;	     /* leave BPF run-time stats off */
 	char **argv; /* COMMAND ARGS after "--", NULL-terminated; NULL if none

@@ -15,7 +15,7 @@ int ls_cmd_hist(const struct ls_opts *o)
 	struct ls_child child = {0};
 	uint64_t t0;
 	double secs;
-	int err, start_err = 0, failed = 0;
+	int err, rc = 0;
 	char srcs[256];
 
 	ls_snap_init(&snap);
@@ -27,13 +27,12 @@ int ls_cmd_hist(const struct ls_opts *o)
 	t0 = snap.mono_ns;
 	if (err) {
 		ls_fail_errno("read", "BPF maps", err);
-		failed = 1;
+		rc = 1;
 		goto cleanup;
 	}
-	if (o->argv) {
-		start_err = ls_child_start(&child, o->argv);
-		if (start_err)
-			goto cleanup;
+	if (o->argv && ls_child_start(&child, o->argv)) {
+		rc = 1;
+		goto cleanup;
 	}
 	if (!o->argv && !o->duration)
 		fprintf(stderr,
@@ -43,7 +42,7 @@ int ls_cmd_hist(const struct ls_opts *o)
 	err = ls_collector_read(c, &snap);
 	if (err) {
 		ls_fail_errno("read", "BPF maps", err);
-		failed = 1;
+		rc = 1;
 		goto cleanup;
 	}
 	secs = (double)(snap.mono_ns - t0) / 1e9;
@@ -75,5 +74,5 @@ int ls_cmd_hist(const struct ls_opts *o)
 cleanup:
 	ls_snap_free(&snap);
 	ls_collector_stop(c);
-	return ls_exit_status(&child, start_err, failed);
+	return ls_exit_status(&child, rc);
 }

@@ -104,7 +104,7 @@ int ls_cmd_record(const struct ls_opts *o)
 	struct ls_out out;
 	double t_start;
 	size_t nlocks = 0;
-	int err, rc = 0, start_err = 0;
+	int err, rc = 0;
 
 	ls_snap_init(&start);
 	ls_snap_init(&prev);
@@ -130,9 +130,11 @@ int ls_cmd_record(const struct ls_opts *o)
 		goto out_abort;
 	}
 	if (o->argv) {
-		start_err = ls_child_start(&child, o->argv);
-		if (start_err)
+		err = ls_child_start(&child, o->argv);
+		if (err) {
+			rc = 1;
 			goto out_abort;
+		}
 	}
 	if (!o->argv && !o->duration)
 		fprintf(stderr, "lockscope: recording lock contention, Ctrl-C "
@@ -203,7 +205,7 @@ int ls_cmd_record(const struct ls_opts *o)
 out_abort:
 	ls_out_abort(&out);
 out:
-	rc = ls_exit_status(&child, start_err, rc);
+	rc = ls_exit_status(&child, rc);
 	ls_series_free(&series);
 	ls_snap_free(&start);
 	ls_snap_free(&prev);

@@ -291,14 +291,16 @@ int ls_cmd_serve(const struct ls_opts *o)
 	const char *why;
 	socklen_t len;
 	pthread_t thr;
-	int fd = -1, rc = 1, started = 0;
+	int fd = -1, rc = 1, started = 0, err;
 
 	if (ls_parse_listen(o->listen, &ss, &len, &why)) {
 		ls_fail("parse", "--listen", why);
 		return 2;
 	}
-	if (ls_privs_plan(&pv, o->user))
-		return 1;
+	err = ls_privs_plan(&pv, o->user, o->allow_root);
+	if (err) /* a user that is not one, or root: bad input */
+		return err == -ENOENT || err == -EINVAL || err == -EPERM ? 2
+									 : 1;
 	ls_snap_init(&s.prev);
 	ls_snap_init(&s.cur);
 	ls_snap_init(&s.next);
@@ -345,6 +347,9 @@ int ls_cmd_serve(const struct ls_opts *o)
 	rc = 0;
 out:
 	if (started) {
+		struct ls_http_stats hs;
+
+		ls_http_stats(s.http, &hs);
 		ls_http_stop(s.http);
 		s.http = NULL;
 		pthread_mutex_lock(&s.lock);
@@ -352,8 +357,13 @@ out:
 		pthread_cond_signal(&s.cond);
 		pthread_mutex_unlock(&s.lock);
 		pthread_join(thr, NULL);
-		fprintf(stderr, "lockscope: stopped after %llu collections\n",
-			(unsigned long long)s.meta.collections);
+		fprintf(stderr,
+			"lockscope: stopped after %llu collections; requests: "
+			"%lu answered, %lu refused; connections cut at the "
+			"deadline: %lu for late headers, %lu for a late "
+			"answer\n",
+			(unsigned long long)s.meta.collections, hs.ok, hs.bad,
+			hs.cut_header, hs.cut_answer);
 	}
 	if (fd >= 0)
 		close(fd);

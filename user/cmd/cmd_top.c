@@ -246,7 +246,7 @@ int ls_cmd_top(const struct ls_opts *o)
 	int batch = o->batch || !isatty(STDOUT_FILENO);
 	struct top_run r;
 	char logpath[64] = "";
-	int err = 0, rc = 0, start_err = 0, logfd = -1;
+	int err = 0, rc = 0, logfd = -1;
 
 	memset(&r, 0, sizeof(r));
 	r.o = o;
@@ -281,9 +281,11 @@ int ls_cmd_top(const struct ls_opts *o)
 				goto out;
 			}
 		}
-		start_err = ls_child_start_io(&r.child, o->argv, logfd);
-		if (start_err)
+		err = ls_child_start_io(&r.child, o->argv, logfd);
+		if (err) {
+			rc = 1;
 			goto out;
+		}
 	}
 	if (!err)
 		err = batch ? run_batch(&r) : run_tui(&r);
@@ -295,7 +297,7 @@ int ls_cmd_top(const struct ls_opts *o)
 	}
 out:
 	ls_child_finish(&r.child);
-	rc = ls_exit_status(&r.child, start_err, rc);
+	rc = ls_exit_status(&r.child, rc);
 	if (logfd >= 0) {
 		struct stat st;
 

@@ -176,10 +176,13 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  "address)",
 	  4},
 	 SERVE},
-	{{"user", LS_OPT_USER, "NAME", 0,
+	{{"user", LS_OPT_USER, "NAME|UID", 0,
 	  "When started as root, run as this user once the BPF programs are "
 	  "attached (default nobody)",
 	  4},
+	 SERVE},
+	{{"allow-root", LS_OPT_ALLOW_ROOT, NULL, 0,
+	  "Let --user be root (uid 0), refused otherwise", 4},
 	 SERVE},
 	{{"max-series", LS_OPT_MAX_SERIES, "N", 0,
 	  "Export at most N locks as their own series; the rest are summed "

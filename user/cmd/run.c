@@ -39,17 +39,20 @@ int ls_child_start(struct ls_child *c, char **argv)
 int ls_child_start_io(struct ls_child *c, char **argv, int out_fd)
 {
 	int pfd[2], err = 0;
+	char obj[300];
 	pid_t pid;
 
 	memset(c, 0, sizeof(*c));
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
+	if (pipe2(pfd, O_CLOEXEC)) {
+		err = errno;
+		goto fail;
+	}
 	pid = fork();
 	if (pid < 0) {
-		err = -errno;
+		err = errno;
 		close(pfd[0]);
 		close(pfd[1]);
-		return err;
+		goto fail;
 	}
 	if (!pid) {
 		close(pfd[0]);
@@ -76,17 +79,18 @@ int ls_child_start_io(struct ls_child *c, char **argv, int out_fd)
 	close(pfd[1]);
 	/* exec succeeded when the CLOEXEC pipe closes without data */
 	if (read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
-		char obj[300];
-
 		close(pfd[0]);
 		waitpid(pid, NULL, 0);
-		snprintf(obj, sizeof(obj), "program '%.256s'", argv[0]);
-		ls_fail("run", obj, strerror(err));
-		return -err;
+		goto fail;
 	}
 	close(pfd[0]);
 	c->pid = pid;
 	return 0;
+fail:
+	snprintf(obj, sizeof(obj), "program '%.256s'", argv[0]);
+	ls_fail("run", obj, strerror(err));
+	c->start_err = err;
+	return -err;
 }
 
 static void reap(struct ls_child *c, int flags)
@@ -147,11 +151,12 @@ void ls_child_finish(struct ls_child *c)
 	}
 }
 
-int ls_exit_status(const struct ls_child *c, int start_err, int failed)
+int ls_exit_status(const struct ls_child *c, int rc)
 {
-	if (start_err)
-		return start_err == -ENOENT ? 127 : 126;
-	if (failed)
-		return 1;
+	if (c && c->start_err)
+		return c->start_err == ENOENT || c->start_err == ENOTDIR ? 127
+									 : 126;
+	if (rc)
+		return rc;
 	return c && c->pid ? c->status : 0;
 }

@@ -5,19 +5,40 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <microhttpd.h>
 #include "export/prom.h"
 #include "util/log.h"
 #include "serve/netaddr.h"
+#include "serve/deadline.h"
 #include "serve/http.h"
+
+#define LS_HTTP_REAP_MS 200 /* deadlines are checked this often */
 
 struct ls_http {
 	struct MHD_Daemon *d;
 	pthread_mutex_t lock;
 	struct ls_page *page; /* current, one reference held here */
 	unsigned long ok, bad;
+	/* Connection deadlines: libmicrohttpd's thread keeps the table, the
+	 * reaper cuts the late.  A socket is shut down only under dl_lock,
+	 * and libmicrohttpd frees a slot (under it) before it closes the
+	 * socket, so the reaper never touches a descriptor reused since. */
+	pthread_mutex_t dl_lock;
+	pthread_cond_t dl_cond;
+	struct ls_deadlines dl;
+	pthread_t reaper;
+	int stop;
 };
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 struct ls_page *ls_page_new(void)
 {
@@ -60,7 +81,7 @@ int ls_http_listen(const struct sockaddr *sa, socklen_t len, char *bound,
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (sa->sa_family == AF_INET6) /* ":PORT" is every address */
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, sa, len) || listen(fd, 64)) {
+	if (bind(fd, sa, len) || listen(fd, LS_HTTP_CONN_LIMIT)) {
 		char obj[96];
 
 		err = -errno;
@@ -144,6 +165,87 @@ static enum MHD_Result send_page(struct ls_http *h, struct MHD_Connection *conn)
 	return ret;
 }
 
+/* The deadline slot of @conn (NULL: none). */
+static struct ls_conn_slot *conn_slot(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
+		conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+/* A connection opens (its header deadline starts) or closes. */
+static void on_connection(void *cls, struct MHD_Connection *conn,
+			  void **sock_ctx,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct ls_http *h = cls;
+	const union MHD_ConnectionInfo *ci;
+
+	if (toe != MHD_CONNECTION_NOTIFY_STARTED) {
+		pthread_mutex_lock(&h->dl_lock);
+		if (*sock_ctx)
+			ls_dl_close(*sock_ctx);
+		pthread_mutex_unlock(&h->dl_lock);
+		*sock_ctx = NULL;
+		return;
+	}
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!ci)
+		return;
+	pthread_mutex_lock(&h->dl_lock);
+	*sock_ctx = ls_dl_open(&h->dl, ci->connect_fd, now_ns());
+	/* More connections than slots cannot happen (libmicrohttpd's limit
+	 * is the table's size); should it, none is served without a deadline */
+	if (!*sock_ctx)
+		shutdown(ci->connect_fd, SHUT_RDWR);
+	pthread_mutex_unlock(&h->dl_lock);
+}
+
+/* An answer went out (or the request ended): the connection may carry
+ * the next request, whose header deadline starts now. */
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct ls_http *h = cls;
+	struct ls_conn_slot *s = conn_slot(conn);
+
+	(void)req_cls;
+	(void)toe;
+	if (!s)
+		return;
+	pthread_mutex_lock(&h->dl_lock);
+	ls_dl_answered(&h->dl, s, now_ns());
+	pthread_mutex_unlock(&h->dl_lock);
+}
+
+/* Shut down the sockets of the connections past their deadline;
+ * libmicrohttpd then sees them end and closes them. */
+static void *reaper(void *arg)
+{
+	struct ls_http *h = arg;
+	int fds[LS_HTTP_CONN_LIMIT];
+
+	pthread_mutex_lock(&h->dl_lock);
+	while (!h->stop) {
+		unsigned k = ls_dl_expired(&h->dl, now_ns(), fds,
+					   LS_HTTP_CONN_LIMIT);
+		struct timespec next;
+
+		for (unsigned i = 0; i < k; i++)
+			shutdown(fds[i], SHUT_RDWR);
+		clock_gettime(CLOCK_MONOTONIC, &next);
+		next.tv_nsec += LS_HTTP_REAP_MS * 1000000L;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&h->dl_cond, &h->dl_lock, &next);
+	}
+	pthread_mutex_unlock(&h->dl_lock);
+	return NULL;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			      const char *url, const char *method,
 			      const char *version, const char *upload_data,
@@ -159,6 +261,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 
 	(void)version;
 	(void)upload_data;
+	/* The first call comes once the headers are in: in time, or the
+	 * reaper would have cut the connection. */
+	if (!*req_cls) {
+		struct ls_conn_slot *s = conn_slot(conn);
+
+		if (s) {
+			pthread_mutex_lock(&h->dl_lock);
+			ls_dl_request(&h->dl, s, now_ns());
+			pthread_mutex_unlock(&h->dl_lock);
+		}
+	}
 	/* Refusals go out at the first call, before any body is read (MHD
 	 * then closes the connection); good requests are answered at the
 	 * second, which keeps the connection alive for the next scrape. */
@@ -194,16 +307,39 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	return MHD_YES;
 }
 
+/* Undo ls_http_start's setup; the daemon is stopped already. */
+static void http_free(struct ls_http *h)
+{
+	ls_page_put(h->page);
+	ls_dl_free(&h->dl);
+	pthread_cond_destroy(&h->dl_cond);
+	pthread_mutex_destroy(&h->dl_lock);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
 struct ls_http *ls_http_start(int fd)
 {
 	struct ls_http *h = calloc(1, sizeof(*h));
+	pthread_condattr_t ca;
+	int err;
 
-	if (!h) {
+	if (!h || ls_dl_init(&h->dl, LS_HTTP_CONN_LIMIT,
+			     LS_HTTP_HEADER_S * 1000000000LL,
+			     LS_HTTP_ANSWER_S * 1000000000LL)) {
 		close(fd);
+		free(h);
 		ls_fail("allocate", "HTTP server", strerror(ENOMEM));
 		return NULL;
 	}
 	pthread_mutex_init(&h->lock, NULL);
+	pthread_mutex_init(&h->dl_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->dl_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* One internal thread polling every socket (epoll on Linux): a
+	 * trickling client costs a slot, never a thread. */
 	h->d = MHD_start_daemon(
 		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
 		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
@@ -212,16 +348,24 @@ struct ls_http *ls_http_start(int fd)
 		(unsigned)LS_HTTP_PER_IP_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT,
 		(unsigned)LS_HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 		(size_t)LS_HTTP_MEM_LIMIT, MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
-		MHD_OPTION_END);
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
 	if (!h->d) {
 		ls_fail("start", "HTTP server",
 			"libmicrohttpd refused to start");
 		close(fd);
-		pthread_mutex_destroy(&h->lock);
-		free(h);
-		return NULL;
+		goto cleanup;
+	}
+	err = pthread_create(&h->reaper, NULL, reaper, h);
+	if (err) {
+		ls_fail_errno("start", "HTTP deadline thread", err);
+		MHD_stop_daemon(h->d);
+		goto cleanup;
 	}
 	return h;
+cleanup:
+	http_free(h);
+	return NULL;
 }
 
 void ls_http_publish(struct ls_http *h, struct ls_page *pg)
@@ -235,18 +379,25 @@ void ls_http_publish(struct ls_http *h, struct ls_page *pg)
 	ls_page_put(old);
 }
 
-void ls_http_counts(struct ls_http *h, unsigned long *ok, unsigned long *bad)
+void ls_http_stats(struct ls_http *h, struct ls_http_stats *st)
 {
-	*ok = __atomic_load_n(&h->ok, __ATOMIC_RELAXED);
-	*bad = __atomic_load_n(&h->bad, __ATOMIC_RELAXED);
+	st->ok = __atomic_load_n(&h->ok, __ATOMIC_RELAXED);
+	st->bad = __atomic_load_n(&h->bad, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&h->dl_lock);
+	st->cut_header = h->dl.cut[LS_CONN_HEADERS];
+	st->cut_answer = h->dl.cut[LS_CONN_ANSWER];
+	pthread_mutex_unlock(&h->dl_lock);
 }
 
 void ls_http_stop(struct ls_http *h)
 {
 	if (!h)
 		return;
+	pthread_mutex_lock(&h->dl_lock);
+	h->stop = 1;
+	pthread_cond_signal(&h->dl_cond);
+	pthread_mutex_unlock(&h->dl_lock);
+	pthread_join(h->reaper, NULL);
 	MHD_stop_daemon(h->d); /* closes the listening socket too */
-	ls_page_put(h->page);
-	pthread_mutex_destroy(&h->lock);
-	free(h);
+	http_free(h);
 }

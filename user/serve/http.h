@@ -13,9 +13,19 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#define LS_HTTP_CONN_LIMIT 64	/* connections at once */
+/*
+ * What one client can hold.  A connection must deliver its request's
+ * headers within LS_HTTP_HEADER_S of opening (or of its previous answer)
+ * and take its answer within LS_HTTP_ANSWER_S, however it trickles
+ * (serve/deadline.h); one address holds at most LS_HTTP_PER_IP_LIMIT of
+ * the LS_HTTP_CONN_LIMIT connections, so a flood from one address (or from
+ * seven) leaves room for every other.
+ */
+#define LS_HTTP_CONN_LIMIT 256	/* connections at once */
 #define LS_HTTP_PER_IP_LIMIT 32 /* ... from one address */
-#define LS_HTTP_TIMEOUT_S 10	/* idle connection closed after */
+#define LS_HTTP_HEADER_S 5	/* request line and headers in within */
+#define LS_HTTP_ANSWER_S 30	/* answer sent within */
+#define LS_HTTP_TIMEOUT_S 10	/* no traffic for this long: closed */
 #define LS_HTTP_MEM_LIMIT 16384 /* request line and headers, bytes */
 
 /* One rendered exposition, shared by the requests sending it. */
@@ -43,8 +53,13 @@ struct ls_http;
 struct ls_http *ls_http_start(int fd);
 /* Make @pg (its reference is taken over) the page served from now on. */
 void ls_http_publish(struct ls_http *h, struct ls_page *pg);
-/* Requests answered so far, by class. */
-void ls_http_counts(struct ls_http *h, unsigned long *ok, unsigned long *bad);
+/* What the server did so far. */
+struct ls_http_stats {
+	unsigned long ok, bad;	  /* requests answered 200 / refused (4xx) */
+	unsigned long cut_header; /* connections cut: headers late */
+	unsigned long cut_answer; /* ... answer not taken in time */
+};
+void ls_http_stats(struct ls_http *h, struct ls_http_stats *st);
 void ls_http_stop(struct ls_http *h);
 
 #endif

@@ -17,25 +17,76 @@
 #define CAP_BPF 39
 #endif
 
-int ls_privs_plan(struct ls_privs *p, const char *user)
+/* errno after getpwnam/getpwuid found nothing: 0 or one of these (see
+ * getpwnam(3)) means no such account, anything else a failed lookup. */
+static int lookup_failed(int err)
+{
+	return err && err != ENOENT && err != ESRCH && err != EBADF &&
+	       err != EPERM;
+}
+
+/* @s as a uid: all digits, at most 4294967294 ((uid_t)-1 means none). */
+static int parse_uid(const char *s, uid_t *uid)
+{
+	unsigned long long v;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 10)
+		return -EINVAL;
+	v = strtoull(s, NULL, 10);
+	if (v >= 4294967295ULL)
+		return -EINVAL;
+	*uid = (uid_t)v;
+	return 0;
+}
+
+int ls_privs_plan(struct ls_privs *p, const char *user, int allow_root)
 {
 	struct passwd *pw;
+	int numeric, err;
 	char obj[96];
+	uid_t uid = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->uid = getuid();
 	p->gid = getgid();
-	if (geteuid() != 0)
-		return 0; /* nothing to switch from: only capabilities go */
 	snprintf(obj, sizeof(obj), "user '%.64s'", user);
 	errno = 0;
 	pw = getpwnam(user);
+	err = errno;
+	numeric = !parse_uid(user, &uid);
+	if (!pw && !lookup_failed(err) && numeric) {
+		errno = 0;
+		pw = getpwuid(uid);
+		err = errno;
+	}
+	if (!pw && lookup_failed(err)) {
+		ls_fail_errno("find", obj, err);
+		return -err;
+	}
+	if (!pw && !numeric && !user[strspn(user, "0123456789")]) {
+		ls_fail("parse", obj, "a uid is at most 4294967294");
+		return -EINVAL;
+	}
 	if (!pw) {
-		ls_fail("find", obj, errno ? strerror(errno) : "no such user");
-		ls_hint("name an existing unprivileged user with --user");
+		char why[64];
+
+		snprintf(why, sizeof(why), "no account has uid %u",
+			 (unsigned)uid);
+		ls_fail("find", obj, numeric ? why : "no such user");
+		ls_hint("name an existing unprivileged user (or its uid) "
+			"with --user");
 		return -ENOENT;
 	}
-	p->change_id = pw->pw_uid != 0;
+	if (pw->pw_uid == 0 && !allow_root) {
+		ls_fail("use", obj,
+			"it is uid 0 (root), which keeps write access to "
+			"root's files");
+		ls_hint("pick an unprivileged user with --user (default "
+			"nobody), or add --allow-root");
+		return -EPERM;
+	}
+	/* switch only when running as root: else only capabilities go */
+	p->change_id = geteuid() == 0 && pw->pw_uid != 0;
 	p->uid = pw->pw_uid;
 	p->gid = pw->pw_gid;
 	snprintf(p->user, sizeof(p->user), "%s", pw->pw_name);

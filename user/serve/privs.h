@@ -16,9 +16,15 @@ struct ls_privs {
 	char user[64];
 };
 
-/* Resolve @user when running as root (else nothing to switch to).
- * 0 or -errno (message printed). */
-int ls_privs_plan(struct ls_privs *p, const char *user);
+/*
+ * Resolve @user, a name or a numeric uid: a name first, as chown(1) does,
+ * then a number, which must have an account (it gives the group).  uid 0,
+ * by either spelling, is refused unless @allow_root.  The switch itself
+ * happens only when running as root (p->change_id).  Returns 0, or with
+ * one line printed: -ENOENT (no such user), -EINVAL (not a uid), -EPERM
+ * (root refused), another -errno (the account lookup failed).
+ */
+int ls_privs_plan(struct ls_privs *p, const char *user, int allow_root);
 /*
  * Switch to the planned uid/gid (supplementary groups dropped), clear
  * every capability (effective, permitted, inheritable, ambient, and the

@@ -2,9 +2,11 @@
 /*
  * The privilege drop of `lockscope serve`, in forked children (it cannot be
  * undone): both outcomes, every capability gone and CAP_BPF kept alone (what
- * serve does on kernels that refuse bpf() to unprivileged processes).
- * Needs root: skipped otherwise.
+ * serve does on kernels that refuse bpf() to unprivileged processes); these
+ * need root, skipped otherwise.  And the resolution of --user: names and
+ * numbers alike, root refused by either unless allowed (any user).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -46,7 +48,7 @@ static int child(int keep)
 	struct passwd *pw = getpwnam("nobody");
 	unsigned long long want = keep >= 0 ? 1ULL << keep : 0;
 
-	if (!pw || ls_privs_plan(&pv, "nobody") || !pv.change_id)
+	if (!pw || ls_privs_plan(&pv, "nobody", 0) || !pv.change_id)
 		return 10;
 	if (ls_privs_drop(&pv, keep))
 		return 11;
@@ -105,9 +107,67 @@ static void test_unknown_user(void **state)
 	struct ls_privs pv;
 
 	(void)state;
-	if (geteuid() != 0)
+	assert_int_equal(ls_privs_plan(&pv, "no-such-user-here", 0), -ENOENT);
+	assert_int_equal(ls_privs_plan(&pv, "no-such-user-here", 1), -ENOENT);
+}
+
+static void test_root_refused_by_name_and_number(void **state)
+{
+	const char *spellings[] = {"root", "0", "00"};
+	struct ls_privs pv;
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(ls_privs_plan(&pv, spellings[i], 0), -EPERM);
+}
+
+static void test_root_allowed(void **state)
+{
+	struct ls_privs pv;
+
+	(void)state;
+	assert_int_equal(ls_privs_plan(&pv, "root", 1), 0);
+	assert_int_equal(pv.uid, 0);
+	assert_string_equal(pv.user, "root");
+	assert_false(pv.change_id); /* root already, or not root at all */
+	assert_int_equal(ls_privs_plan(&pv, "0", 1), 0);
+	assert_int_equal(pv.uid, 0);
+	assert_int_equal(pv.gid, 0);
+	assert_string_equal(pv.user, "root");
+}
+
+/* A number resolves to the same account as its name. */
+static void test_number_like_name(void **state)
+{
+	struct passwd *pw = getpwnam("nobody");
+	struct ls_privs by_name, by_num;
+	char num[16];
+
+	(void)state;
+	if (!pw)
 		skip();
-	assert_int_equal(ls_privs_plan(&pv, "no-such-user-here"), -2);
+	snprintf(num, sizeof(num), "%u", (unsigned)pw->pw_uid);
+	assert_int_equal(ls_privs_plan(&by_name, "nobody", 0), 0);
+	assert_int_equal(ls_privs_plan(&by_num, num, 0), 0);
+	assert_int_equal(by_num.uid, by_name.uid);
+	assert_int_equal(by_num.gid, by_name.gid);
+	assert_string_equal(by_num.user, "nobody");
+	assert_int_equal(by_num.change_id, geteuid() == 0);
+}
+
+/* A number needs an account (it gives the group); a number that is no
+ * uid at all is bad input of its own kind. */
+static void test_number_without_account(void **state)
+{
+	struct ls_privs pv;
+
+	(void)state;
+	if (getpwuid(3999999999U))
+		skip();
+	assert_int_equal(ls_privs_plan(&pv, "3999999999", 0), -ENOENT);
+	assert_int_equal(ls_privs_plan(&pv, "4294967295", 0), -EINVAL);
+	assert_int_equal(ls_privs_plan(&pv, "18446744073709551616", 1),
+			 -EINVAL);
 }
 
 int main(void)
@@ -116,6 +176,10 @@ int main(void)
 		cmocka_unit_test(test_drop_everything),
 		cmocka_unit_test(test_keep_cap_bpf_alone),
 		cmocka_unit_test(test_unknown_user),
+		cmocka_unit_test(test_root_refused_by_name_and_number),
+		cmocka_unit_test(test_root_allowed),
+		cmocka_unit_test(test_number_like_name),
+		cmocka_unit_test(test_number_without_account),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
