@@ -38,6 +38,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (o.cmd >= LS_CMD_NR || o.interval < 0.05 ||
 		    (o.argv && (o.argc < 1 || !o.argv[0])))
 			__builtin_trap();
+		/* percentages in range; options only where a command takes
+		 * them (options.c); no empty values */
+		if (o.threshold < 0 || o.threshold > 1e6 || o.min_share < 0 ||
+		    o.min_share > 100 || (o.json && o.cmd != LS_CMD_HIST) ||
+		    (o.batch && o.cmd != LS_CMD_TOP) ||
+		    (o.output && (o.cmd != LS_CMD_RECORD || !*o.output)) ||
+		    (o.count_set && o.cmd != LS_CMD_TOP &&
+		     o.cmd != LS_CMD_HIST) ||
+		    (o.duration > 0 && o.cmd != LS_CMD_HIST &&
+		     o.cmd != LS_CMD_RECORD) ||
+		    (o.filter.name && !*o.filter.name))
+			__builtin_trap();
 	}
 	/* kept for the process lifetime by ls_cli_parse */
 	free(o.all_argv);

@@ -1,174 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* cli.c - the command line: argp options, checked numbers and which
- * command takes which option, into one struct ls_opts. */
+/* cli.c - the command line: argp parses the options of options.c into one
+ * struct ls_opts; an option the command does not take, a bad or empty
+ * value: one line "lockscope: failed to parse ..."; --help, per command. */
 #include <argp.h>
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cli.h"
+#include "cmd/numbers.h"
+#include "cmd/options.h"
 #include "util/log.h"
 #include "serve/netaddr.h"
 #include "export/prom.h"
 
 const char *argp_program_version = "lockscope 0.1";
 const char *argp_program_bug_address = "<lockscope issues>";
-
-static const char doc[] =
-	"lockscope -- live kernel lock contention: which lock, who waits, how "
-	"long they spin and sleep.\n\n"
-	"Commands:\n"
-	"  top      live view of the most contended locks (default): full "
-	"screen\n"
-	"           on a terminal (? lists the keys), plain text frames with "
-	"-b\n"
-	"           or when stdout is not a terminal\n"
-	"  hist     trace for a while, then print wait histograms and the\n"
-	"           CPU share spent spinning\n"
-	"  doctor   show which data sources work on this kernel, and why\n"
-	"  serve    serve /metrics for Prometheus (text format and\n"
-	"           OpenMetrics), then run without privileges\n"
-	"  record   record per-lock stats of a run (a benchmark) to a file\n"
-	"  compare  compare records: BASE runs against NEW runs, robot-style\n"
-	"\n"
-	"Examples:\n"
-	"  lockscope doctor\n"
-	"  lockscope hist -d 5\n"
-	"  lockscope hist -- stress-ng --netlink-task 2 -t 5s\n"
-	"  lockscope hist -n 5 -T mutex -p 1234 -d 10\n"
-	"  lockscope hist -L mmap_lock -d 3 --json\n"
-	"  lockscope top -i 2 -s spin\n"
-	"  lockscope top -b -n 3\n"
-	"  lockscope serve --listen 127.0.0.1:9464 --max-series 50\n"
-	"  lockscope record -o base1.json -- stress-ng --netlink-task 2 -t 5s\n"
-	"  lockscope record -o run.json -d 60 -i 1\n"
-	"  lockscope compare base1.json base2.json -- new1.json new2.json\n"
-	"\vKinds (-T): spinlock rwlock rwlock:R rwlock:W mutex rwsem rwsem:R "
-	"rwsem:W rt_mutex rtlock pcpu-rwsem semaphore.\n"
-	"Sort keys (-s): total count spin sleep avg max waiters peak name kind "
-	"won "
-	"caller.";
-
-static const char args_doc[] = "[COMMAND] [-- PROGRAM [ARGS...]]\n"
-			       "compare BASE.json... -- NEW.json...";
-
-enum {
-	OPT_ADDR = 1000,
-	OPT_JSON,
-	OPT_STACK_EVERY,
-	OPT_MAX_LOCKS,
-	OPT_MAX_TASKS,
-	OPT_MAX_CALLERS,
-	OPT_MAX_STACKS,
-	OPT_KALLSYMS,
-	OPT_NO_TP,
-	OPT_COST,
-	OPT_SOURCE,
-	OPT_LISTEN,
-	OPT_USER,
-	OPT_ALLOW_ROOT,
-	OPT_MAX_SERIES,
-	OPT_NO_COST,
-	OPT_FORMAT,
-	OPT_THRESHOLD,
-	OPT_MIN_SHARE,
-	OPT_FORGET,
-};
-
-static const struct argp_option options[] = {
-	{NULL, 0, NULL, 0, "What and how long:", 1},
-	{"duration", 'd', "SECONDS", 0,
-	 "Trace this long (hist; default: until Ctrl-C or PROGRAM exits)", 1},
-	{"interval", 'i', "SECONDS", 0,
-	 "Refresh interval (top), collection interval (serve); default 1", 1},
-	{"count", 'n', "N", 0,
-	 "hist: show the N most contended locks (default 10); top: stop after "
-	 "N frames",
-	 1},
-	{"pid", 'p', "PID", 0, "Only waits of this process", 1},
-	{"lock", 'L', "NAME|ADDR", 0,
-	 "Only locks whose name contains NAME, or at hex ADDR", 1},
-	{"kind", 'T', "KIND", 0, "Only locks of this kind (repeatable)", 1},
-	{"sort", 's', "KEY", 0, "Sort by KEY (default total)", 1},
-	{NULL, 0, NULL, 0, "Output:", 2},
-	{"json", OPT_JSON, NULL, 0, "hist: print JSON", 2},
-	{"batch", 'b', NULL, 0,
-	 "top: plain text frames (implied when stdout is not a terminal)", 2},
-	{"addr", OPT_ADDR, NULL, 0,
-	 "Show raw kernel addresses (they defeat KASLR)", 2},
-	{"cost", OPT_COST, NULL, 0,
-	 "Measure lockscope's own cost (BPF run-time stats)", 2},
-	{"verbose", 'v', NULL, 0, "libbpf debug messages", 2},
-	{NULL, 0, NULL, 0, "serve:", 4},
-	{"listen", OPT_LISTEN, "ADDR:PORT", 0,
-	 "Listen here (default 127.0.0.1:9464; [ADDR6]:PORT, :PORT for every "
-	 "address)",
-	 4},
-	{"user", OPT_USER, "NAME|UID", 0,
-	 "When started as root, run as this user once the BPF programs are "
-	 "attached (default nobody)",
-	 4},
-	{"allow-root", OPT_ALLOW_ROOT, NULL, 0,
-	 "Let --user be root (uid 0), refused otherwise", 4},
-	{"max-series", OPT_MAX_SERIES, "N", 0,
-	 "Export at most N locks as their own series; the rest are summed into "
-	 "lock=\"other\" (default 50)",
-	 4},
-	{"no-cost", OPT_NO_COST, NULL, 0,
-	 "Leave BPF run-time stats off (no lockscope_bpf_program_* metrics)",
-	 4},
-	{"output", 'o', "FILE", 0,
-	 "record: write the record to FILE (atomically; - for standard output)",
-	 2},
-	{"format", OPT_FORMAT, "FMT", 0,
-	 "record: json (default), csv or lkp; compare: text (default), json or "
-	 "csv",
-	 2},
-	{"threshold", OPT_THRESHOLD, "PCT", 0,
-	 "compare: hide changes within PCT percent (and within the stddevs); "
-	 "exit 1 if a metric grows beyond it",
-	 2},
-	{"min-share", OPT_MIN_SHARE, "PCT", 0,
-	 "compare: leave out locks below PCT percent of all contentions and of "
-	 "all wait time on both sides (default 1)",
-	 2},
-	{NULL, 0, NULL, 0, "Collection:", 3},
-	{"freq", 'F', "HZ", 0,
-	 "CPU sampler frequency per CPU (default 99, 0: off)", 3},
-	{"no-tracepoints", OPT_NO_TP, NULL, 0, "Leave the lock tracepoints off",
-	 3},
-	{"source", OPT_SOURCE, "MECH", 0,
-	 "Function probes: auto (fentry, else kprobe; default), fentry, kprobe "
-	 "or none",
-	 3},
-	{"stack-every", OPT_STACK_EVERY, "N", 0,
-	 "Sample a caller stack every Nth contention of a lock, the first "
-	 "included (default 256, 0: never)",
-	 3},
-	{"forget", OPT_FORGET, "N", 0,
-	 "top: drop locks idle for N refreshes from the tables (default 60, 0: "
-	 "keep all)",
-	 3},
-	{"max-locks", OPT_MAX_LOCKS, "N", 0, "Lock table size (default 16384)",
-	 3},
-	{"max-tasks", OPT_MAX_TASKS, "N", 0,
-	 "Tasks waiting at once (default 8192)", 3},
-	{"max-callers", OPT_MAX_CALLERS, "N", 0,
-	 "Caller table size (default 16384)", 3},
-	{"max-stacks", OPT_MAX_STACKS, "N", 0,
-	 "Stack table size (default 8192)", 3},
-	{"kallsyms", OPT_KALLSYMS, "FILE", 0,
-	 "Read symbols from FILE (default /proc/kallsyms)", 3},
-	{0},
-};
-
-static const char *const cmd_names[LS_CMD_NR] = {
-	[LS_CMD_TOP] = "top",	    [LS_CMD_HIST] = "hist",
-	[LS_CMD_DOCTOR] = "doctor", [LS_CMD_SERVE] = "serve",
-	[LS_CMD_RECORD] = "record", [LS_CMD_COMPARE] = "compare",
-};
 
 static const char *const format_names[] = {
 	[LS_FMT_TEXT] = "text",
@@ -177,144 +25,135 @@ static const char *const format_names[] = {
 	[LS_FMT_LKP] = "lkp",
 };
 
-const char *ls_cmd_name(enum ls_cmd c)
+enum help { HELP_NONE, HELP_FULL, HELP_USAGE, HELP_VERSION };
+
+/* Parser state beside the options. */
+struct parse {
+	struct ls_opts *o;
+	uint64_t given; /* bit i: ls_opt_defs[i] was on the command line */
+	int cmd_named;	/* a command word was given */
+	int printed;	/* an error line is out already */
+	enum help help;
+	char **argv; /* as argp permutes it */
+};
+
+static int def_of(int key)
 {
-	return (unsigned)c < LS_CMD_NR ? cmd_names[c] : "?";
+	for (unsigned i = 0; i < ls_opt_ndefs; i++)
+		if (ls_opt_defs[i].a.key == key && ls_opt_defs[i].a.name)
+			return (int)i;
+	return -1;
 }
 
-int ls_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v < min || v > max)
-		return -ERANGE;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-int ls_parse_seconds(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s || isspace((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end == 's' && end[1] == '\0')
-		end++;
-	if (*end || !isfinite(v))
-		return -EINVAL;
-	if (errno == ERANGE || v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-int ls_parse_addr(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
-		s += 2;
-	if (!*s || strlen(s) > 16)
-		return -EINVAL;
-	for (const char *p = s; *p; p++)
-		if (!isxdigit((unsigned char)*p))
-			return -EINVAL;
-	v = strtoull(s, &end, 16);
-	if (*end || !v)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int bad(const char *opt, const char *arg, int err, const char *want)
+static error_t bad(struct parse *p, const char *opt, const char *arg,
+		   const char *why)
 {
 	char obj[128];
 
-	snprintf(obj, sizeof(obj), "%s '%.64s'", opt, arg ? arg : "");
-	ls_fail("parse", obj, err == -ERANGE ? want : "not a valid value");
+	if (arg)
+		snprintf(obj, sizeof(obj), "--%s '%.64s'", opt, arg);
+	else
+		snprintf(obj, sizeof(obj), "--%s", opt);
+	ls_fail("parse", obj, why);
+	p->printed = 1;
 	return EINVAL;
 }
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+/* A number's message: its range, or that it is not a number at all. */
+static error_t bad_num(struct parse *p, const char *opt, const char *arg,
+		       int err, const char *range)
 {
-	struct ls_opts *o = state->input;
-	uint32_t v;
+	return bad(p, opt, arg, err == -ERANGE ? range : "not a valid value");
+}
+
+static error_t parse_u32(struct parse *p, const char *opt, const char *arg,
+			 uint32_t min, uint32_t max, uint32_t *out)
+{
+	char range[64];
+	int err = ls_parse_u32(arg, min, max, out);
+
+	snprintf(range, sizeof(range), "must be between %u and %u", min, max);
+	return err ? bad_num(p, opt, arg, err, range) : 0;
+}
+
+static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
+			      char *arg)
+{
+	struct ls_opts *o = p->o;
+	char obj[96];
+
+	if (state->arg_num > 0 && o->cmd == LS_CMD_COMPARE) {
+		if (!o->files)
+			o->files =
+				calloc((size_t)state->argc, sizeof(*o->files));
+		if (!o->files)
+			return ENOMEM;
+		o->files[o->nfiles++] = arg;
+		return 0;
+	}
+	if (state->arg_num > 0) {
+		ls_fail("parse", "arguments",
+			"unexpected argument (put the program to run after "
+			"--)");
+		p->printed = 1;
+		return EINVAL;
+	}
+	for (int c = 0; c < LS_CMD_NR; c++)
+		if (!strcmp(arg, ls_cmd_names[c])) {
+			o->cmd = (enum ls_cmd)c;
+			p->cmd_named = 1;
+			return 0;
+		}
+	snprintf(obj, sizeof(obj), "command '%.64s'", arg);
+	ls_fail("run", obj,
+		"unknown command (top, hist, doctor, serve, record, compare)");
+	p->printed = 1;
+	return EINVAL;
+}
+
+static error_t parse_value(struct parse *p, int key, char *arg)
+{
+	struct ls_opts *o = p->o;
+	const char *name = ls_opt_defs[def_of(key)].a.name;
 	int err;
 
 	switch (key) {
 	case 'd':
 		err = ls_parse_seconds(arg, 0.001, 1e7, &o->duration);
-		return err ? bad("--duration", arg, err,
-				 "must be between 0.001 and 10000000 seconds")
+		return err ? bad_num(p, name, arg, err,
+				     "must be between 0.001 and 10000000 "
+				     "seconds")
 			   : 0;
 	case 'i':
 		o->interval_set = 1;
 		err = ls_parse_seconds(arg, 0.05, 86400, &o->interval);
-		return err ? bad("--interval", arg, err,
-				 "must be between 0.05 and 86400 seconds")
+		return err ? bad_num(p, name, arg, err,
+				     "must be between 0.05 and 86400 seconds")
 			   : 0;
 	case 'n':
-		err = ls_parse_u32(arg, 1, 1000000, &o->count);
 		o->count_set = 1;
-		return err ? bad("--count", arg, err,
-				 "must be between 1 and 1000000")
-			   : 0;
+		return parse_u32(p, name, arg, 1, 1000000, &o->count);
 	case 'p':
-		err = ls_parse_u32(arg, 1, 4194304, &o->col.tgid);
-		return err ? bad("--pid", arg, err,
-				 "must be between 1 and 4194304")
-			   : 0;
+		return parse_u32(p, name, arg, 1, 4194304, &o->col.tgid);
 	case 'L':
 		o->lock_arg = arg;
 		if (ls_parse_addr(arg, &o->filter.addr))
 			o->filter.name = arg;
 		return 0;
 	case 'T':
-		if (ls_kind_parse(arg, &o->filter.kind_mask))
-			return bad("--kind", arg, -EINVAL, "");
-		return 0;
+		return ls_kind_parse(arg, &o->filter.kind_mask)
+			       ? bad(p, name, arg, "not a valid value")
+			       : 0;
 	case 's':
-		if (ls_sort_parse(arg, &o->sort))
-			return bad("--sort", arg, -EINVAL, "");
-		return 0;
-	case 'b':
-		o->batch = 1;
-		return 0;
-	case 'v':
-		o->col.verbose = 1;
-		return 0;
+		return ls_sort_parse(arg, &o->sort)
+			       ? bad(p, name, arg, "not a valid value")
+			       : 0;
 	case 'F':
-		err = ls_parse_u32(arg, 0, 10000, &o->col.sample_hz);
-		return err ? bad("--freq", arg, err,
-				 "must be between 0 and 10000 Hz")
-			   : 0;
-	case OPT_JSON:
-		o->json = 1;
-		return 0;
-	case OPT_ADDR:
-		o->col.with_addr = 1;
-		return 0;
-	case OPT_COST:
-		o->col.run_stats = 1;
-		return 0;
-	case OPT_FORGET:
+		return parse_u32(p, name, arg, 0, 10000, &o->col.sample_hz);
+	case LS_OPT_FORGET:
 		o->forget_set = 1;
-		err = ls_parse_u32(arg, 0, 1000000, &o->col.forget);
-		return err ? bad("--forget", arg, err,
-				 "must be between 0 and 1000000")
-			   : 0;
-	case OPT_SOURCE: {
+		return parse_u32(p, name, arg, 0, 1000000, &o->col.forget);
+	case LS_OPT_SOURCE: {
 		static const char *const modes[] = {"auto", "fentry", "kprobe",
 						    "none"};
 
@@ -323,192 +162,330 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				o->col.probe_mode = (enum ls_probe_mode)m;
 				return 0;
 			}
-		return bad("--source", arg, -EINVAL, "");
+		return bad(p, name, arg, "not a valid value");
 	}
-	case OPT_NO_TP:
-		o->col.no_tracepoints = 1;
-		return 0;
-	case OPT_STACK_EVERY:
-		err = ls_parse_u32(arg, 0, 1U << 30, &o->col.stack_every);
-		return err ? bad("--stack-every", arg, err,
-				 "must be between 0 and 1073741824")
-			   : 0;
-	case OPT_MAX_LOCKS:
-	case OPT_MAX_TASKS:
-	case OPT_MAX_CALLERS:
-	case OPT_MAX_STACKS:
-		err = ls_parse_u32(arg, 1, 1U << 24, &v);
-		if (err)
-			return bad(key == OPT_MAX_LOCKS	    ? "--max-locks"
-				   : key == OPT_MAX_TASKS   ? "--max-tasks"
-				   : key == OPT_MAX_CALLERS ? "--max-callers"
-							    : "--max-stacks",
-				   arg, err, "must be between 1 and 16777216");
-		if (key == OPT_MAX_LOCKS)
-			o->col.max_locks = v;
-		else if (key == OPT_MAX_TASKS)
-			o->col.max_tasks = v;
-		else if (key == OPT_MAX_CALLERS)
-			o->col.max_callers = v;
-		else
-			o->col.max_stacks = v;
-		return 0;
-	case OPT_KALLSYMS:
+	case LS_OPT_STACK_EVERY:
+		return parse_u32(p, name, arg, 0, 1U << 30,
+				 &o->col.stack_every);
+	case LS_OPT_MAX_LOCKS:
+		return parse_u32(p, name, arg, 1, 1U << 24, &o->col.max_locks);
+	case LS_OPT_MAX_TASKS:
+		return parse_u32(p, name, arg, 1, 1U << 24, &o->col.max_tasks);
+	case LS_OPT_MAX_CALLERS:
+		return parse_u32(p, name, arg, 1, 1U << 24,
+				 &o->col.max_callers);
+	case LS_OPT_MAX_STACKS:
+		return parse_u32(p, name, arg, 1, 1U << 24, &o->col.max_stacks);
+	case LS_OPT_KALLSYMS:
 		o->col.kallsyms = arg;
 		return 0;
-	case OPT_LISTEN: {
+	case LS_OPT_LISTEN: {
 		struct sockaddr_storage ss;
 		const char *why;
 		socklen_t len;
 
 		if (ls_parse_listen(arg, &ss, &len, &why))
-			return bad("--listen", arg, -ERANGE, why);
+			return bad(p, name, arg, why);
 		o->listen = arg;
 		return 0;
 	}
-	case OPT_USER:
-		if (!*arg)
-			return bad("--user", arg, -EINVAL, "");
+	case LS_OPT_USER:
 		o->user = arg;
 		return 0;
-	case OPT_ALLOW_ROOT:
-		o->allow_root = 1;
-		return 0;
-	case OPT_MAX_SERIES:
-		err = ls_parse_u32(arg, 0, 10000, &o->max_series);
-		return err ? bad("--max-series", arg, err,
-				 "must be between 0 and 10000")
-			   : 0;
-	case OPT_NO_COST:
-		o->no_cost = 1;
-		return 0;
+	case LS_OPT_MAX_SERIES:
+		return parse_u32(p, name, arg, 0, 10000, &o->max_series);
 	case 'o':
 		o->output = arg;
 		return 0;
-	case OPT_FORMAT:
+	case LS_OPT_FORMAT:
 		for (int f = LS_FMT_TEXT; f <= LS_FMT_LKP; f++)
 			if (!strcmp(arg, format_names[f])) {
 				o->format = f;
 				return 0;
 			}
-		return bad("--format", arg, -EINVAL, "");
-	case OPT_THRESHOLD:
-	case OPT_MIN_SHARE: {
-		char pct[32];
-		size_t n = strlen(arg);
-
-		/* "5" or "5%" */
-		snprintf(pct, sizeof(pct), "%.*s",
-			 (int)(n && arg[n - 1] == '%' ? n - 1 : n), arg);
-		if (key == OPT_MIN_SHARE) {
-			o->min_share_set = 1;
-			err = n >= sizeof(pct) || strchr(pct, 's')
-				      ? -EINVAL
-				      : ls_parse_seconds(pct, 0, 100,
-							 &o->min_share);
-			return err ? bad("--min-share", arg, err,
-					 "must be between 0 and 100 percent")
-				   : 0;
-		}
-		err = n >= sizeof(pct) || strchr(pct, 's')
-			      ? -EINVAL
-			      : ls_parse_seconds(pct, 0, 1e6, &o->threshold);
-		return err ? bad("--threshold", arg, err,
-				 "must be between 0 and 1000000 percent")
+		return bad(p, name, arg, "not a valid value");
+	case LS_OPT_THRESHOLD:
+		err = ls_parse_percent(arg, 0, 1e6, &o->threshold);
+		return err ? bad_num(p, name, arg, err,
+				     "must be between 0 and 1000000 percent")
+			   : 0;
+	case LS_OPT_MIN_SHARE:
+		o->min_share_set = 1;
+		err = ls_parse_percent(arg, 0, 100, &o->min_share);
+		return err ? bad_num(p, name, arg, err,
+				     "must be between 0 and 100 percent")
 			   : 0;
 	}
-	case ARGP_KEY_ARG:
-		if (state->arg_num > 0 && o->cmd == LS_CMD_COMPARE) {
-			if (!o->files)
-				o->files = calloc((size_t)state->argc,
-						  sizeof(*o->files));
-			if (!o->files)
-				return ENOMEM;
-			o->files[o->nfiles++] = arg;
-			return 0;
-		}
-		if (state->arg_num > 0) {
-			ls_fail("parse", "arguments",
-				"unexpected argument (put the program to run "
-				"after --)");
-			return EINVAL;
-		}
-		for (int c = 0; c < LS_CMD_NR; c++)
-			if (!strcmp(arg, cmd_names[c])) {
-				o->cmd = (enum ls_cmd)c;
-				return 0;
-			}
-		{
-			char obj[96];
-
-			snprintf(obj, sizeof(obj), "command '%.64s'", arg);
-			ls_fail("run", obj,
-				"unknown command (top, hist, doctor, serve, "
-				"record, compare)");
-		}
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	return ARGP_ERR_UNKNOWN;
 }
 
-static const struct argp argp = {options, parse_opt, args_doc, doc,
-				 NULL,	  NULL,	     NULL};
-
-/* What record and compare need, and options that make no sense there. */
-static int check_record_compare(const struct ls_opts *o)
+/* The word argp stopped at, and what is wrong with it (it printed
+ * nothing: ARGP_NO_ERRS). */
+static void explain_error(struct parse *p, const struct argp_state *state)
 {
-	if (o->format && o->cmd != LS_CMD_RECORD && o->cmd != LS_CMD_COMPARE) {
-		ls_fail("parse", "--format", "only record and compare take it");
+	const char *w = NULL, *why = "unknown option";
+	char obj[96];
+
+	if (state->next > 1 && state->next <= state->argc)
+		w = p->argv[state->next - 1];
+	if ((!w || w[0] != '-') && state->next < state->argc)
+		w = p->argv[state->next]; /* inside a cluster of short options
+					   */
+	if (!w || w[0] != '-' || !w[1]) {
+		ls_fail("parse", "arguments",
+			"unknown option or missing value");
+		return;
+	}
+	if (w[1] == '-') {
+		size_t n = strcspn(w + 2, "=");
+		int hits = 0, exact = -1, hit = -1;
+
+		for (unsigned i = 0; i < ls_opt_ndefs; i++) {
+			const char *name = ls_opt_defs[i].a.name;
+
+			if (!name || strncmp(name, w + 2, n))
+				continue;
+			hits++;
+			hit = (int)i;
+			if (!name[n])
+				exact = (int)i;
+		}
+		hit = exact >= 0 ? exact : hits == 1 ? hit : -1;
+		if (hits > 1 && hit < 0)
+			why = "ambiguous option";
+		else if (hit >= 0)
+			why = w[2 + n] ? "takes no value" : "needs a value";
+		snprintf(obj, sizeof(obj), "option '%.*s'", (int)(n + 2), w);
+	} else {
+		/* -abc: the first unknown letter, or the last needing a value
+		 */
+		const char *c = w + 1;
+		int i;
+
+		for (; *c; c++) {
+			i = def_of(*c);
+			if (i < 0 || ls_opt_defs[i].a.arg)
+				break;
+		}
+		if (!*c)
+			c--;
+		i = def_of(*c);
+		if (i >= 0)
+			why = "needs a value";
+		snprintf(obj, sizeof(obj), "option '-%c'", *c);
+	}
+	ls_fail("parse", obj, why);
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct parse *p = state->input;
+	int i;
+
+	switch (key) {
+	case ARGP_KEY_ARG:
+		return parse_cmd_word(p, state, arg);
+	case ARGP_KEY_ERROR:
+		if (!p->printed)
+			explain_error(p, state);
+		p->printed = 1;
+		return 0;
+	case '?':
+		p->help = HELP_FULL;
+		return 0;
+	case LS_OPT_USAGE:
+		p->help = HELP_USAGE;
+		return 0;
+	case 'V':
+		p->help = HELP_VERSION;
+		return 0;
+	}
+	i = def_of(key);
+	if (i < 0)
+		return ARGP_ERR_UNKNOWN;
+	p->given |= 1ULL << i;
+	if (arg && !*arg)
+		return bad(p, ls_opt_defs[i].a.name, arg, "must not be empty");
+	switch (key) {
+	case 'b':
+		p->o->batch = 1;
+		return 0;
+	case 'v':
+		p->o->col.verbose = 1;
+		return 0;
+	case LS_OPT_JSON:
+		p->o->json = 1;
+		return 0;
+	case LS_OPT_ADDR:
+		p->o->col.with_addr = 1;
+		return 0;
+	case LS_OPT_COST:
+		p->o->col.run_stats = 1;
+		return 0;
+	case LS_OPT_NO_TP:
+		p->o->col.no_tracepoints = 1;
+		return 0;
+	case LS_OPT_NO_COST:
+		p->o->no_cost = 1;
+		return 0;
+	case LS_OPT_ALLOW_ROOT:
+		p->o->allow_root = 1;
+		return 0;
+	}
+	return parse_value(p, key, arg);
+}
+
+/* Does a command of @cmds take an option of the group headed by @hdr? */
+static int group_taken(size_t hdr, unsigned cmds)
+{
+	for (size_t j = hdr + 1; j < ls_opt_ndefs && ls_opt_defs[j].a.name; j++)
+		if (ls_opt_defs[j].cmds & cmds)
+			return 1;
+	return 0;
+}
+
+/* The options @cmds take, each group under its header. */
+static void options_for(unsigned cmds, struct argp_option *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ls_opt_ndefs; i++)
+		if (ls_opt_defs[i].a.name ? !!(ls_opt_defs[i].cmds & cmds)
+					  : group_taken(i, cmds))
+			out[n++] = ls_opt_defs[i].a;
+	memset(&out[n], 0, sizeof(out[n]));
+}
+
+/* Append to a help text; what does not fit is cut. */
+static __attribute__((format(printf, 4, 5))) void
+put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*off >= len)
+		return;
+	va_start(ap, fmt);
+	*off += (size_t)vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+}
+
+/* The text around the options: every command (@cmd < 0), or one. */
+static void help_doc(char *buf, size_t len, int cmd)
+{
+	static const char prog[] = "lockscope ";
+	unsigned cmds = cmd < 0 ? LS_CMDS_ALL : 1U << cmd;
+	size_t off = 0;
+
+	if (cmd < 0) {
+		put(buf, len, &off,
+		    "lockscope -- live kernel lock contention: which lock, who "
+		    "waits, how long they spin and sleep.\n\nCommands "
+		    "(lockscope COMMAND --help: its options):\n");
+		for (int c = 0; c < LS_CMD_NR; c++)
+			put(buf, len, &off, "  %-8s %s\n", ls_cmd_names[c],
+			    ls_cmd_about[c]);
+	} else {
+		put(buf, len, &off, "lockscope %s -- %s.\n", ls_cmd_names[cmd],
+		    ls_cmd_about[cmd]);
+	}
+	put(buf, len, &off, "\nExamples:\n");
+	for (size_t i = 0; i < ls_nexamples; i++) {
+		const char *word = ls_examples[i] + sizeof(prog) - 1;
+		size_t n = cmd < 0 ? 0 : strlen(ls_cmd_names[cmd]);
+
+		if (cmd < 0 || (!strncmp(word, ls_cmd_names[cmd], n) &&
+				(word[n] == ' ' || !word[n])))
+			put(buf, len, &off, "  %s\n", ls_examples[i]);
+	}
+	put(buf, len, &off, "\v%s", ls_help_exit);
+	if (ls_opt_defs[def_of('T')].cmds & cmds)
+		put(buf, len, &off, "\n%s", ls_help_kinds);
+	if (ls_opt_defs[def_of('s')].cmds & cmds)
+		put(buf, len, &off, "\n%s", ls_help_sort);
+}
+
+static void print_help(const struct parse *p)
+{
+	struct argp_option opts[LS_OPT_MAX + 1];
+	struct argp a = {opts, parse_opt, NULL, NULL, NULL, NULL, NULL};
+	enum ls_cmd c = p->o->cmd;
+	char text[4096];
+
+	if (p->help == HELP_VERSION) {
+		printf("%s\n", argp_program_version);
+		return;
+	}
+	options_for(p->cmd_named ? 1U << c : LS_CMDS_ALL, opts);
+	help_doc(text, sizeof(text), p->cmd_named ? (int)c : -1);
+	a.doc = text;
+	if (p->cmd_named)
+		a.args_doc = ls_cmd_args[c];
+	else
+		a.args_doc = "[COMMAND] [-- PROGRAM [ARGS...]]\n"
+			     "compare BASE.json... -- NEW.json...";
+	argp_help(&a, stdout,
+		  p->help == HELP_USAGE ? ARGP_HELP_USAGE : ARGP_HELP_STD_HELP,
+		  (char *)"lockscope");
+}
+
+/* Every option given must be one the command takes. */
+static int check_taken(const struct parse *p)
+{
+	enum ls_cmd c = p->o->cmd;
+
+	for (unsigned i = 0; i < ls_opt_ndefs; i++) {
+		char obj[64], why[64];
+
+		if (!(p->given >> i & 1) || ls_opt_defs[i].cmds & (1U << c))
+			continue;
+		snprintf(obj, sizeof(obj), "--%s", ls_opt_defs[i].a.name);
+		snprintf(why, sizeof(why), "%s does not take this option",
+			 ls_cmd_names[c]);
+		ls_fail("parse", obj, why);
 		return -EINVAL;
 	}
-	if (o->output && o->cmd != LS_CMD_RECORD) {
-		ls_fail("parse", "--output", "only record takes it");
+	return 0;
+}
+
+/* What a command needs besides its options. */
+static int check_command(const struct ls_opts *o)
+{
+	const char *why = NULL;
+
+	if (o->argv && (o->cmd == LS_CMD_DOCTOR || o->cmd == LS_CMD_SERVE))
+		why = o->cmd == LS_CMD_DOCTOR ? "doctor runs no program"
+					      : "serve runs no program";
+	else if (o->cmd == LS_CMD_RECORD && !o->output)
+		why = "record needs -o FILE";
+	else if (o->cmd == LS_CMD_COMPARE && !o->nfiles)
+		why = "compare needs BASE files before -- (compare "
+		      "BASE.json... -- NEW.json...)";
+	else if (o->cmd == LS_CMD_COMPARE && !o->argv)
+		why = "compare needs -- and NEW files after it (compare "
+		      "BASE.json... -- NEW.json...)";
+	if (why) {
+		ls_fail("parse", "arguments", why);
 		return -EINVAL;
 	}
-	if ((o->threshold > 0 || o->min_share_set) &&
-	    o->cmd != LS_CMD_COMPARE) {
-		ls_fail("parse",
-			o->min_share_set ? "--min-share" : "--threshold",
-			"only compare takes it");
+	if (o->cmd == LS_CMD_RECORD && o->format == LS_FMT_TEXT) {
+		ls_fail("parse", "--format 'text'",
+			"record writes json, csv or lkp");
 		return -EINVAL;
 	}
-	if (o->cmd == LS_CMD_RECORD) {
-		if (!o->output) {
-			ls_fail("parse", "arguments", "record needs -o FILE");
-			return -EINVAL;
-		}
-		if (o->format == LS_FMT_TEXT) {
-			ls_fail("parse", "--format 'text'",
-				"record writes json, csv or lkp");
-			return -EINVAL;
-		}
-	}
-	if (o->cmd == LS_CMD_COMPARE) {
-		if (o->format == LS_FMT_LKP) {
-			ls_fail("parse", "--format 'lkp'",
-				"compare prints text, json or csv");
-			return -EINVAL;
-		}
-		if (!o->nfiles) {
-			ls_fail("parse", "arguments",
-				"compare needs BASE files before -- (compare "
-				"BASE.json... -- NEW.json...)");
-			return -EINVAL;
-		}
-		if (!o->argv) {
-			ls_fail("parse", "arguments",
-				"compare needs -- and NEW files after it "
-				"(compare BASE.json... -- NEW.json...)");
-			return -EINVAL;
-		}
+	if (o->cmd == LS_CMD_COMPARE && o->format == LS_FMT_LKP) {
+		ls_fail("parse", "--format 'lkp'",
+			"compare prints text, json or csv");
+		return -EINVAL;
 	}
 	return 0;
 }
 
 int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 {
-	int split = argc, err, help = 0;
+	struct argp_option opts[LS_OPT_MAX + 1];
+	struct argp argp = {opts, parse_opt, NULL, NULL, NULL, NULL, NULL};
+	struct parse p = {.o = o, .argv = argv};
+	int split = argc;
 
 	memset(o, 0, sizeof(*o));
 	ls_collector_opts_default(&o->col);
@@ -524,31 +501,26 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 		memcpy(o->all_argv, argv, (size_t)argc * sizeof(*argv));
 		o->all_argc = argc;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--")) {
 			split = i;
 			break;
 		}
-		if (!strncmp(argv[i], "--H", 3)) {
-			/* argp's hidden --HANG[=SECS] sleeps for an hour (found
-			 * by fuzzing): no option of ours starts with --H */
-			char obj[96];
-
-			snprintf(obj, sizeof(obj), "option '%.64s'", argv[i]);
-			ls_fail("parse", obj, "unknown option");
-			return -EINVAL;
-		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-?") ||
-		    !strcmp(argv[i], "--usage") ||
-		    !strcmp(argv[i], "--version") || !strcmp(argv[i], "-V"))
-			help = 1;
-	}
-	argp_err_exit_status = 2;
-	err = argp_parse(&argp, split, argv, ARGP_NO_EXIT, NULL, o);
-	if (err)
+	/* Our own --help (per command), no argp --HANG or --program-name, and
+	 * our own one-line errors. */
+	options_for(LS_CMDS_ALL, opts);
+	if (argp_parse(&argp, split, argv,
+		       ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &p)) {
+		if (!p.printed)
+			ls_fail("parse", "arguments", "not valid");
 		return -EINVAL;
-	if (help)
+	}
+	if (p.help) {
+		print_help(&p);
 		return 1;
+	}
+	if (check_taken(&p))
+		return -EINVAL;
 	if (split < argc) {
 		o->argv = &argv[split + 1];
 		o->argc = argc - split - 1;
@@ -559,17 +531,10 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 					: "no program after --");
 			return -EINVAL;
 		}
-		if (o->cmd == LS_CMD_DOCTOR || o->cmd == LS_CMD_SERVE) {
-			ls_fail("parse", "arguments",
-				o->cmd == LS_CMD_DOCTOR
-					? "doctor runs no program"
-					: "serve runs no program");
-			return -EINVAL;
-		}
 	}
 	if (o->cmd == LS_CMD_HIST && o->count_set)
 		o->nlocks = o->count;
 	if (o->cmd == LS_CMD_TOP && !o->forget_set)
 		o->col.forget = LS_DEF_FORGET;
-	return check_record_compare(o);
+	return check_command(o);
 }

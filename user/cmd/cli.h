@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* cli.h - command line: argp, checked numbers, one struct of options. */
+/* cli.h - command line: argp, which command takes which option, one struct
+ * of options. */
 #ifndef LS_CLI_H
 #define LS_CLI_H
 
@@ -22,8 +23,8 @@ struct ls_opts {
 	struct ls_collector_opts col;
 	double duration; /* seconds; 0: until Ctrl-C or COMMAND ends */
 	double interval; /* seconds between frames */
-	uint32_t nlocks; /* locks shown */
-	uint32_t count;	 /* top: frames before exit; 0: forever */
+	uint32_t nlocks; /* hist: locks shown (-n); top -b: rows per frame */
+	uint32_t count;	 /* top: frames before exit (-n) */
 	int count_set;
 	int forget_set; /* --forget given */
 	enum ls_sort sort;
@@ -64,13 +65,9 @@ enum ls_format {
 /*
  * Parse argv into @o.  Returns 0 to run, 1 when --help/--usage/--version
  * printed and the program should exit 0, or -EINVAL after printing one line
- * "lockscope: failed to parse ...".
+ * "lockscope: failed to parse ..." (also for an option the command does not
+ * take).
  */
 int ls_cli_parse(int argc, char **argv, struct ls_opts *o);
-/* Checked conversions: 0 or -EINVAL / -ERANGE. */
-int ls_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
-int ls_parse_seconds(const char *s, double min, double max, double *out);
-int ls_parse_addr(const char *s, uint64_t *out);
-const char *ls_cmd_name(enum ls_cmd c);
 
 #endif

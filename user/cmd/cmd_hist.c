@@ -26,11 +26,12 @@ int ls_cmd_hist(const struct ls_opts *o)
 		return why == LS_START_BAD_INPUT ? 2 : 1;
 	err = ls_collector_read(c, &snap); /* start time */
 	t0 = snap.mono_ns;
-	if (!err && o->argv)
-		err = ls_child_start(&child, o->argv);
 	if (err) {
-		if (!child.start_err)
-			ls_fail_errno("read", "BPF maps", err);
+		ls_fail_errno("read", "BPF maps", err);
+		rc = 1;
+		goto cleanup;
+	}
+	if (o->argv && ls_child_start(&child, o->argv)) {
 		rc = 1;
 		goto cleanup;
 	}

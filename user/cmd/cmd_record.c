@@ -210,6 +210,7 @@ int ls_cmd_record(const struct ls_opts *o)
 out_abort:
 	ls_out_abort(&out);
 out:
+	rc = ls_exit_status(&child, rc);
 	ls_series_free(&series);
 	ls_snap_free(&start);
 	ls_snap_free(&prev);

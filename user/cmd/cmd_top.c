@@ -132,7 +132,8 @@ static int run_batch(struct top_run *r)
 		 * the run (reported: -ECANCELED) */
 		if (ls_out_flush(stdout, "standard output"))
 			return -ECANCELED;
-		if (last || (o->count_set && ++frames >= o->count))
+		frames++; /* every frame: only the first comes early */
+		if (last || (o->count_set && frames >= o->count))
 			break;
 	}
 	return err;

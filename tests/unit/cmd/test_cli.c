@@ -5,8 +5,11 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "cmd/cli.h"
+#include "cmd/numbers.h"
+#include "util/log.h"
 
 static int parse(struct ls_opts *o, const char *line)
 {
@@ -19,6 +22,62 @@ static int parse(struct ls_opts *o, const char *line)
 		argv[argc++] = t;
 	argv[argc] = NULL;
 	return ls_cli_parse(argc, argv, o);
+}
+
+/* Parse a NULL-terminated list of words (empty ones included). */
+static int parsev(struct ls_opts *o, const char *first, ...)
+{
+	static char *argv[32];
+	const char *w = first;
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = "lockscope";
+	va_start(ap, first);
+	for (; w && argc < 31; w = va_arg(ap, const char *))
+		argv[argc++] = (char *)w;
+	va_end(ap);
+	argv[argc] = NULL;
+	return ls_cli_parse(argc, argv, o);
+}
+
+/* Parse @line with messages in @msg (what lockscope would print). */
+static int parse_msg(struct ls_opts *o, const char *line, char *msg, size_t len)
+{
+	FILE *f = tmpfile();
+	size_t n;
+	int r;
+
+	assert_non_null(f);
+	ls_log_stream = f;
+	r = parse(o, line);
+	ls_log_stream = NULL;
+	rewind(f);
+	n = fread(msg, 1, len - 1, f);
+	msg[n] = '\0';
+	fclose(f);
+	return r;
+}
+
+/* Parse @line with standard output in @out (what --help prints). */
+static int parse_out(struct ls_opts *o, const char *line, char *out, size_t len)
+{
+	FILE *f = tmpfile();
+	int saved = dup(STDOUT_FILENO), r;
+	size_t n;
+
+	assert_non_null(f);
+	fflush(stdout);
+	dup2(fileno(f), STDOUT_FILENO);
+	r = parse(o, line);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	return r;
 }
 
 static void numbers(void **state)
@@ -50,6 +109,28 @@ static void numbers(void **state)
 	assert_int_equal(ls_parse_seconds("0", 0.001, 10, &d), -ERANGE);
 	assert_int_equal(ls_parse_seconds("1e9", 0.001, 10, &d), -ERANGE);
 	assert_int_equal(ls_parse_seconds("5m", 0.001, 10, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("5", 0, 100, &d), 0);
+	assert_true(d == 5.0);
+	assert_int_equal(ls_parse_percent("20%", 0, 100, &d), 0);
+	assert_true(d == 20.0);
+	assert_int_equal(ls_parse_percent("0.5", 0, 100, &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(ls_parse_percent(".5%", 0, 100, &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(ls_parse_percent("100", 0, 100, &d), 0);
+	assert_int_equal(ls_parse_percent("100.5", 0, 100, &d), -ERANGE);
+	assert_int_equal(ls_parse_percent("1e2", 0, 1e6, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("5s", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("0x10", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("nan", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("inf", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("-1", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent(" 1", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("%", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent(".", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("5%%", 0, 100, &d), -EINVAL);
+	assert_int_equal(ls_parse_percent("1.2.3", 0, 100, &d), -EINVAL);
 	assert_int_equal(ls_parse_addr("ffffffff81000000", &a), 0);
 	assert_true(a == 0xffffffff81000000ULL);
 	assert_int_equal(ls_parse_addr("0x10", &a), 0);
@@ -91,18 +172,166 @@ static void good_lines(void **state)
 	assert_true(o.interval == 0.5);
 	assert_int_equal(parse(&o, "doctor"), 0);
 	assert_int_equal(o.cmd, LS_CMD_DOCTOR);
+	/* each command with the options it takes */
+	assert_int_equal(parse(&o, "doctor -F 0 --no-tracepoints --source "
+				   "none --kallsyms /k -v"),
+			 0);
+	assert_int_equal(parse(&o,
+			       "serve -i 2 --forget 5 -L genl -T mutex -p 3 "
+			       "--listen :0 --user daemon --max-series 3 "
+			       "--no-cost --addr --stack-every 8"),
+			 0);
+	assert_int_equal(o.col.forget, 5);
+	assert_int_equal(o.max_series, 3);
+	assert_int_equal(parse(&o, "record -o x -d 1 -i 1 --cost --format csv "
+				   "-L a -T mutex -p 3 --max-locks 9"),
+			 0);
+	assert_int_equal(o.col.run_stats, 1);
+	assert_int_equal(parse(&o, "compare --format json --threshold 5% "
+				   "--min-share 0.5 a -- b"),
+			 0);
+	assert_true(o.threshold == 5.0);
+	assert_true(o.min_share == 0.5);
+	assert_int_equal(parse(&o, "top -b -i 2 --forget 0 -s spin --addr"), 0);
+	assert_int_equal(o.col.forget, 0);
+	assert_int_equal(parse(&o, "hist --json --cost -- prog"), 0);
+}
+
+/* One option each command does not take, and the one line it gets. */
+static void misplaced(void **state)
+{
+	static const struct {
+		const char *line, *msg;
+	} cases[] = {
+		{"top -d 5", "--duration: top does not take this option"},
+		{"top -b -d 1", "--duration: top does not take this option"},
+		{"top --json", "--json: top does not take this option"},
+		{"top --cost", "--cost: top does not take this option"},
+		{"hist --listen 127.0.0.1:9464",
+		 "--listen: hist does not take this option"},
+		{"hist --user nobody",
+		 "--user: hist does not take this option"},
+		{"hist --max-series 5",
+		 "--max-series: hist does not take this option"},
+		{"hist -b", "--batch: hist does not take this option"},
+		{"hist --forget 3", "--forget: hist does not take this option"},
+		{"hist -i 1", "--interval: hist does not take this option"},
+		{"doctor --json", "--json: doctor does not take this option"},
+		{"doctor -L genl", "--lock: doctor does not take this option"},
+		{"serve -d 5", "--duration: serve does not take this option"},
+		{"serve --json", "--json: serve does not take this option"},
+		{"serve -s spin", "--sort: serve does not take this option"},
+		{"record -o x -n 3",
+		 "--count: record does not take this option"},
+		{"record -o x -b", "--batch: record does not take this option"},
+		{"compare -L genl a -- b",
+		 "--lock: compare does not take this option"},
+		{"compare -T mutex a -- b",
+		 "--kind: compare does not take this option"},
+		{"compare -p 1 a -- b",
+		 "--pid: compare does not take this option"},
+		{"compare -n 3 a -- b",
+		 "--count: compare does not take this option"},
+		{"compare --json a -- b",
+		 "--json: compare does not take this option"},
+		{"-o x", "--output: top does not take this option"},
+		{"hist --threshold 5",
+		 "--threshold: hist does not take this option"},
+	};
+	struct ls_opts o;
+	char msg[512], want[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		int r = parse_msg(&o, cases[i].line, msg, sizeof(msg));
+
+		snprintf(want, sizeof(want), "lockscope: failed to parse %s\n",
+			 cases[i].msg);
+		if (r != -EINVAL || strcmp(msg, want))
+			fail_msg("'%s': %d, '%s'", cases[i].line, r, msg);
+	}
+}
+
+/* Empty values, unknown options, missing values: one line each. */
+static void one_line_errors(void **state)
+{
+	static const char *const lines[] = {
+		"hist -x",	"--bogus doctor", "hist -d", "hist --json=1",
+		"hist --max 3", "hist -bx",	  "top -i",  "--HANG=1 doctor",
+	};
+	struct ls_opts o;
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(parsev(&o, "hist", "-L", "", NULL), -EINVAL);
+	assert_int_equal(parsev(&o, "hist", "--lock=", NULL), -EINVAL);
+	assert_int_equal(parsev(&o, "hist", "--kallsyms", "", NULL), -EINVAL);
+	assert_int_equal(parsev(&o, "record", "-o", "", NULL), -EINVAL);
+	assert_int_equal(parsev(&o, "serve", "--user", "", NULL), -EINVAL);
+	assert_int_equal(parsev(&o, "hist", "-L", "genl", NULL), 0);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(*lines); i++) {
+		int r = parse_msg(&o, lines[i], msg, sizeof(msg));
+		char *nl = strchr(msg, '\n');
+
+		if (r != -EINVAL ||
+		    strncmp(msg, "lockscope: failed to parse ", 27) || !nl ||
+		    nl[1])
+			fail_msg("'%s': %d, '%s'", lines[i], r, msg);
+	}
+	assert_int_equal(parse_msg(&o, "hist -d", msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg,
+			    "lockscope: failed to parse option '-d': needs "
+			    "a value\n");
+}
+
+/* --help of a command lists the options it takes, and only those. */
+static void help(void **state)
+{
+	static char out[16384];
+	struct ls_opts o;
+
+	(void)state;
+	assert_int_equal(parse_out(&o, "hist --help", out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "--duration"));
+	assert_non_null(strstr(out, "--json"));
+	assert_null(strstr(out, "--listen"));
+	assert_null(strstr(out, "--batch"));
+	assert_int_equal(parse_out(&o, "--help serve", out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "--listen"));
+	assert_null(strstr(out, "--duration"));
+	assert_int_equal(parse_out(&o, "--help", out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "--listen"));
+	assert_non_null(strstr(out, "--duration"));
+	assert_non_null(strstr(out, "lockscope hist -- stress-ng"));
 }
 
 static void bad_lines(void **state)
 {
 	static const char *const bad[] = {
-		"hist -d abc",	   "hist -d 0",		 "hist -d -1",
-		"hist -n 0",	   "hist -n -1",	 "hist -n 99999999999",
-		"hist -p 0",	   "hist -p abc",	 "bogus",
-		"hist -T nosuch",  "hist -s nosuch",	 "hist --",
-		"doctor -- ls",	   "hist extra",	 "top -i 0",
-		"top -F 100000",   "hist --max-locks 0", "hist --stack-every x",
-		"--HANG=1 doctor", "hist --H",		 "top --forget x",
+		"hist -d abc",
+		"hist -d 0",
+		"hist -d -1",
+		"hist -n 0",
+		"hist -n -1",
+		"hist -n 99999999999",
+		"hist -p 0",
+		"hist -p abc",
+		"bogus",
+		"hist -T nosuch",
+		"hist -s nosuch",
+		"hist --",
+		"doctor -- ls",
+		"hist extra",
+		"top -i 0",
+		"top -F 100000",
+		"hist --max-locks 0",
+		"hist --stack-every x",
+		"--HANG=1 doctor",
+		"hist --H",
+		"top --forget x",
+		"compare --threshold 5s a -- b",
+		"compare --min-share 1e1 a -- b",
+		"compare --threshold 0x10 a -- b",
 	};
 	struct ls_opts o;
 
@@ -118,9 +347,9 @@ static void bad_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(numbers),
-		cmocka_unit_test(good_lines),
-		cmocka_unit_test(bad_lines),
+		cmocka_unit_test(numbers),	   cmocka_unit_test(good_lines),
+		cmocka_unit_test(bad_lines),	   cmocka_unit_test(misplaced),
+		cmocka_unit_test(one_line_errors), cmocka_unit_test(help),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# One command line per command: an option the command does not take, an
+# empty value, an unknown option get one line and exit 2; the exit status
+# rule for PROGRAM (127 not found, 126 not executable, its own status,
+# 128+N for signal N); top -b honours -i without -n.
+. "$(dirname "$0")/../lib.sh"
+out=$LS_OUT/options
+mkdir -p "$out"
+
+# one_line_exit2 NAME WANT ARGS...: exit 2, nothing on stdout, exactly the
+# line WANT on stderr (at once: an ignored option would let it trace on).
+one_line_exit2() {
+	local name=$1 want=$2
+	shift 2
+	timeout -s INT 10 "$LS" "$@" >"$out/o.out" 2>"$out/o.err"
+	local rc=$?
+	if [ "$rc" -eq 2 ] && [ ! -s "$out/o.out" ] &&
+		[ "$(cat "$out/o.err")" = "$want" ]; then
+		pass "$name: exit 2, '$want'"
+	else
+		fail "$name: exit $rc, stderr '$(cat "$out/o.err")', want '$want'"
+	fi
+}
+
+# --- one misplaced option per command (no root needed) ---------------------
+one_line_exit2 "options: top -d" \
+	"lockscope: failed to parse --duration: top does not take this option" top -b -d 5
+one_line_exit2 "options: hist --listen" \
+	"lockscope: failed to parse --listen: hist does not take this option" hist --listen 127.0.0.1:9464
+one_line_exit2 "options: doctor --json" \
+	"lockscope: failed to parse --json: doctor does not take this option" doctor --json
+one_line_exit2 "options: serve -d" \
+	"lockscope: failed to parse --duration: serve does not take this option" serve -d 5
+one_line_exit2 "options: record -n" \
+	"lockscope: failed to parse --count: record does not take this option" record -o "$out/r.json" -n 3
+one_line_exit2 "options: compare -L" \
+	"lockscope: failed to parse --lock: compare does not take this option" compare -L genl a.json -- b.json
+one_line_exit2 "options: empty lock filter" \
+	"lockscope: failed to parse --lock '': must not be empty" hist -L ''
+one_line_exit2 "options: unknown option" \
+	"lockscope: failed to parse option '--bogus': unknown option" hist --bogus
+one_line_exit2 "options: percent is not seconds" \
+	"lockscope: failed to parse --threshold '1e1': not a valid value" compare --threshold 1e1 a.json -- b.json
+
+# --- exit status: PROGRAM's, or 127/126 when it cannot start ---------------
+printf '#!/bin/sh\nexit 0\n' >"$out/noexec.sh"
+chmod 644 "$out/noexec.sh"
+if need_root "options: exit status"; then
+	for cmd in "hist" "top -b" "record -o FILE"; do
+		for c in "127 /nonexistent/prog" "126 $out/noexec.sh" "7 sh -c 'exit 7'" \
+			"138 sh -c 'kill -USR1 \$\$'"; do
+			want=${c%% *} prog=${c#* }
+			# shellcheck disable=SC2086
+			eval "\"\$LS\" ${cmd/FILE/$out/st.json} -F 0 -- $prog" >/dev/null 2>"$out/st.err"
+			rc=$?
+			lines=$(wc -l <"$out/st.err")
+			if [ "$rc" -eq "$want" ] && { [ "$want" -lt 126 ] || [ "$want" -gt 127 ] || [ "$lines" -eq 1 ]; }; then
+				pass "options: $cmd -- ${prog#"$out/"}: exit $rc"
+			else
+				fail "options: $cmd -- ${prog#"$out/"}: exit $rc, want $want: $(cat "$out/st.err")"
+			fi
+		done
+	done
+fi
+
+# --- top -b -i 2 without -n: a frame every 2 s, not every 0.5 s -----------
+if need_root "options: top -b -i"; then
+	timeout --preserve-status -s INT 6 "$LS" top -b -i 2 -F 0 >"$out/top.txt" 2>"$out/top.err"
+	rc=$?
+	n=$(grep -c '^lockscope top - ' "$out/top.txt")
+	# first frame at 0.5 s, then every 2 s, one more at Ctrl-C: at most 4
+	# in 6 s (a frame every 0.5 s would give about 11)
+	if [ "$rc" -eq 0 ] && [ "$n" -ge 2 ] && [ "$n" -le 5 ]; then
+		pass "options: top -b -i 2 without -n: $n frames in 6 s"
+	else
+		fail "options: top -b -i 2 without -n: $n frames in 6 s (exit $rc): $(head -3 "$out/top.err")"
+	fi
+fi

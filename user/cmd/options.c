@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* options.c - the table of options: for each its argp row and the commands
+ * that take it (data, not code: cli.c checks against it and --help of a
+ * command lists only its rows); the commands' names, one-line descriptions
+ * and examples. */
+#include "cmd/options.h"
+
+/* Commands as bits, for the table below. */
+#define TOP (1U << LS_CMD_TOP)
+#define HIST (1U << LS_CMD_HIST)
+#define DOCTOR (1U << LS_CMD_DOCTOR)
+#define SERVE (1U << LS_CMD_SERVE)
+#define RECORD (1U << LS_CMD_RECORD)
+#define COMPARE (1U << LS_CMD_COMPARE)
+#define TRACING (TOP | HIST | SERVE | RECORD) /* they start a collector */
+#define ALL LS_CMDS_ALL
+
+const char *const ls_cmd_names[LS_CMD_NR] = {
+	[LS_CMD_TOP] = "top",	    [LS_CMD_HIST] = "hist",
+	[LS_CMD_DOCTOR] = "doctor", [LS_CMD_SERVE] = "serve",
+	[LS_CMD_RECORD] = "record", [LS_CMD_COMPARE] = "compare",
+};
+
+/* What each command does, in a line of the list of commands. */
+const char *const ls_cmd_about[LS_CMD_NR] = {
+	[LS_CMD_TOP] = "live view of the most contended locks (the default)",
+	[LS_CMD_HIST] = "trace a while, then print wait histograms and spin "
+			"shares",
+	[LS_CMD_DOCTOR] = "show which data sources work on this kernel, and "
+			  "why",
+	[LS_CMD_SERVE] = "serve /metrics for Prometheus, then run unprivileged",
+	[LS_CMD_RECORD] = "record per-lock stats of a run (a benchmark) to a "
+			  "file",
+	[LS_CMD_COMPARE] = "compare records: BASE runs against NEW runs",
+};
+
+const char *const ls_examples[] = {
+	"lockscope doctor",
+	"lockscope hist -d 5",
+	"lockscope hist -- stress-ng --netlink-task 2 -t 5s",
+	"lockscope hist -n 5 -T mutex -p 1234 -d 10",
+	"lockscope hist -L mmap_lock -d 3 --json",
+	"lockscope top -i 2 -s spin",
+	"lockscope top -b -n 3",
+	"lockscope serve --listen 127.0.0.1:9464 --max-series 50",
+	"lockscope record -o base1.json -- stress-ng --netlink-task 2 -t 5s",
+	"lockscope record -o run.json -d 60 -i 1",
+	"lockscope compare base1.json base2.json -- new1.json new2.json",
+};
+
+const char ls_help_exit[] =
+	"Exit status: 2 for bad input; with a PROGRAM, 127 when it is not "
+	"found, 126 when it cannot be run, else its own status (128+N when "
+	"signal N ended it); 1 when lockscope fails; compare: 1 when a metric "
+	"regressed.";
+const char ls_help_kinds[] =
+	"Kinds (-T): spinlock rwlock rwlock:R rwlock:W mutex rwsem rwsem:R "
+	"rwsem:W rt_mutex rtlock pcpu-rwsem semaphore.";
+const char ls_help_sort[] =
+	"Sort keys (-s): total count spin sleep avg max waiters peak name kind "
+	"won caller.";
+
+const char *const ls_cmd_args[LS_CMD_NR] = {
+	[LS_CMD_TOP] = "[top] [-- PROGRAM [ARGS...]]",
+	[LS_CMD_HIST] = "hist [-- PROGRAM [ARGS...]]",
+	[LS_CMD_DOCTOR] = "doctor",
+	[LS_CMD_SERVE] = "serve",
+	[LS_CMD_RECORD] = "record -o FILE [-- PROGRAM [ARGS...]]",
+	[LS_CMD_COMPARE] = "compare BASE.json... -- NEW.json...",
+};
+
+/* doctor takes what changes which sources it finds: -F, --no-tracepoints,
+ * --source, --kallsyms, -v.  --cost: top always measures its cost and
+ * serve unless --no-cost, so only hist (--json) and record take it. */
+const struct ls_opt_def ls_opt_defs[] = {
+	{{NULL, 0, NULL, 0, "What and how long:", 1}, ALL},
+	{{"duration", 'd', "SECONDS", 0,
+	  "hist, record: trace this long (default: until Ctrl-C or PROGRAM "
+	  "exits)",
+	  1},
+	 HIST | RECORD},
+	{{"interval", 'i', "SECONDS", 0,
+	  "top: refresh interval; serve: collection interval (default 1); "
+	  "record: one snapshot per interval",
+	  1},
+	 TOP | SERVE | RECORD},
+	{{"count", 'n', "N", 0,
+	  "hist: show the N most contended locks (default 10); top: stop after "
+	  "N frames (default: never)",
+	  1},
+	 TOP | HIST},
+	{{"pid", 'p', "PID", 0, "Only waits of this process", 1}, TRACING},
+	{{"lock", 'L', "NAME|ADDR", 0,
+	  "Only locks whose name contains NAME, or at hex ADDR", 1},
+	 TRACING},
+	{{"kind", 'T', "KIND", 0, "Only locks of this kind (repeatable)", 1},
+	 TRACING},
+	{{"sort", 's', "KEY", 0, "Sort by KEY (default total)", 1}, TOP | HIST},
+	{{NULL, 0, NULL, 0, "Output:", 2}, ALL},
+	{{"json", LS_OPT_JSON, NULL, 0, "hist: print JSON", 2}, HIST},
+	{{"batch", 'b', NULL, 0,
+	  "top: plain text frames (implied when stdout is not a terminal); "
+	  "without it, a full screen (? lists the keys)",
+	  2},
+	 TOP},
+	{{"addr", LS_OPT_ADDR, NULL, 0,
+	  "Show raw kernel addresses (they defeat KASLR)", 2},
+	 TRACING},
+	{{"cost", LS_OPT_COST, NULL, 0,
+	  "hist, record: measure lockscope's own cost (BPF run-time stats, in "
+	  "the JSON)",
+	  2},
+	 HIST | RECORD},
+	{{"verbose", 'v', NULL, 0, "libbpf debug messages", 2},
+	 TRACING | DOCTOR},
+	{{"output", 'o', "FILE", 0,
+	  "record: write the record to FILE (atomically; - for standard "
+	  "output)",
+	  2},
+	 RECORD},
+	{{"format", LS_OPT_FORMAT, "FMT", 0,
+	  "record: json (default), csv or lkp; compare: text (default), json "
+	  "or csv",
+	  2},
+	 RECORD | COMPARE},
+	{{"threshold", LS_OPT_THRESHOLD, "PCT", 0,
+	  "compare: hide changes within PCT percent (and within the stddevs); "
+	  "exit 1 if a metric grows beyond it",
+	  2},
+	 COMPARE},
+	{{"min-share", LS_OPT_MIN_SHARE, "PCT", 0,
+	  "compare: leave out locks below PCT percent of all contentions and "
+	  "of all wait time on both sides (default 1)",
+	  2},
+	 COMPARE},
+	{{NULL, 0, NULL, 0, "Collection:", 3}, ALL},
+	{{"freq", 'F', "HZ", 0,
+	  "CPU sampler frequency per CPU (default 99, 0: off)", 3},
+	 TRACING | DOCTOR},
+	{{"no-tracepoints", LS_OPT_NO_TP, NULL, 0,
+	  "Leave the lock tracepoints off", 3},
+	 TRACING | DOCTOR},
+	{{"source", LS_OPT_SOURCE, "MECH", 0,
+	  "Function probes: auto (fentry, else kprobe; default), fentry, "
+	  "kprobe or none",
+	  3},
+	 TRACING | DOCTOR},
+	{{"stack-every", LS_OPT_STACK_EVERY, "N", 0,
+	  "Sample a caller stack every Nth contention of a lock, the first "
+	  "included (default 256, 0: never)",
+	  3},
+	 TRACING},
+	{{"forget", LS_OPT_FORGET, "N", 0,
+	  "top, serve: drop locks idle for N intervals from the tables (top: "
+	  "default 60; 0: keep all)",
+	  3},
+	 TOP | SERVE},
+	{{"max-locks", LS_OPT_MAX_LOCKS, "N", 0,
+	  "Lock table size (default 16384)", 3},
+	 TRACING},
+	{{"max-tasks", LS_OPT_MAX_TASKS, "N", 0,
+	  "Tasks waiting at once (default 8192)", 3},
+	 TRACING},
+	{{"max-callers", LS_OPT_MAX_CALLERS, "N", 0,
+	  "Caller table size (default 16384)", 3},
+	 TRACING},
+	{{"max-stacks", LS_OPT_MAX_STACKS, "N", 0,
+	  "Stack table size (default 8192)", 3},
+	 TRACING},
+	{{"kallsyms", LS_OPT_KALLSYMS, "FILE", 0,
+	  "Read symbols from FILE (default /proc/kallsyms)", 3},
+	 TRACING | DOCTOR},
+	{{NULL, 0, NULL, 0, "serve:", 4}, ALL},
+	{{"listen", LS_OPT_LISTEN, "ADDR:PORT", 0,
+	  "Listen here (default 127.0.0.1:9464; [ADDR6]:PORT, :PORT for every "
+	  "address)",
+	  4},
+	 SERVE},
+	{{"user", LS_OPT_USER, "NAME|UID", 0,
+	  "When started as root, run as this user once the BPF programs are "
+	  "attached (default nobody)",
+	  4},
+	 SERVE},
+	{{"allow-root", LS_OPT_ALLOW_ROOT, NULL, 0,
+	  "Let --user be root (uid 0), refused otherwise", 4},
+	 SERVE},
+	{{"max-series", LS_OPT_MAX_SERIES, "N", 0,
+	  "Export at most N locks as their own series; the rest are summed "
+	  "into lock=\"other\" (default 50)",
+	  4},
+	 SERVE},
+	{{"no-cost", LS_OPT_NO_COST, NULL, 0,
+	  "Leave BPF run-time stats off (no lockscope_bpf_program_* metrics)",
+	  4},
+	 SERVE},
+	{{NULL, 0, NULL, 0, "Help:", -1}, ALL},
+	{{"help", '?', NULL, 0, "Give this help list", -1}, ALL},
+	{{"usage", LS_OPT_USAGE, NULL, 0, "Give a short usage message", -1},
+	 ALL},
+	{{"version", 'V', NULL, 0, "Print the program version", -1}, ALL},
+};
+
+const size_t ls_opt_ndefs = sizeof(ls_opt_defs) / sizeof(ls_opt_defs[0]);
+const size_t ls_nexamples = sizeof(ls_examples) / sizeof(ls_examples[0]);
+_Static_assert(sizeof(ls_opt_defs) / sizeof(ls_opt_defs[0]) <= LS_OPT_MAX,
+	       "given options are bits of a uint64_t");
