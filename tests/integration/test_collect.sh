@@ -39,6 +39,14 @@ for m in fentry kprobe; do
 	"$LS" hist -d 1 --source "$m" >"$out/src-$m.out" 2>"$out/src-$m.err"
 	one_failure "--source $m refused by this kernel" $? 1 \
 		"^lockscope: failed to attach function probes by $m: " "$out/src-$m.err"
+	"$LS" doctor --source "$m" >"$out/doc-$m.out" 2>"$out/doc-$m.err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "^probe " "$out/doc-$m.out" &&
+		grep -q "^lockscope: failed to attach function probes by $m: " "$out/doc-$m.err"; then
+		pass "doctor --source $m: says why in the table, exit 1"
+	else
+		fail "doctor --source $m: exit $rc (want 1): $(head -2 "$out/doc-$m.err")"
+	fi
 done
 "$LS" hist -d 1 --source auto >"$out/src-auto.out" 2>"$out/src-auto.err"
 rc=$?
@@ -100,6 +108,11 @@ if [ "$ms" -lt 2000 ] && [ "$rss" -lt 65536 ]; then
 else
 	fail "--kallsyms /dev/zero: ${ms} ms (want < 2000), max RSS ${rss} kB (want < 65536)"
 fi
+# an explicit file that cannot be read is bad input, not a run without symbols
+"$LS" hist -d 1 --kallsyms "$out/no-such-file" >"$out/nofile.out" 2>"$out/nofile.err"
+one_failure "--kallsyms missing file refused" $? 2 \
+	"^lockscope: failed to read .*/no-such-file: No such file or directory$" \
+	"$out/nofile.err"
 # the real file still loads: the sampler finds its spin functions
 "$LS" doctor --kallsyms /proc/kallsyms >"$out/doctor-ks.txt" 2>&1
 if grep -Eq '^cpu sampler .* [1-9][0-9]* spin functions found' "$out/doctor-ks.txt"; then

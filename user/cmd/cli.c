@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cmd/cli.h"
 #include "cmd/numbers.h"
 #include "cmd/options.h"
@@ -177,6 +178,13 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 	case LS_OPT_MAX_STACKS:
 		return parse_u32(p, name, arg, 1, 1U << 24, &o->col.max_stacks);
 	case LS_OPT_KALLSYMS:
+		/* An explicit symbol file that cannot be read is bad input,
+		 * not a run without symbols. */
+		if (access(arg, R_OK)) {
+			ls_fail("read", arg, strerror(errno));
+			p->printed = 1;
+			return EINVAL;
+		}
 		o->col.kallsyms = arg;
 		return 0;
 	case LS_OPT_LISTEN: {

@@ -29,7 +29,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 	struct ls_source src[LS_SRC_MAX];
 	struct ls_ksyms ks;
 	struct utsname u;
-	int err, any = 0, data = 0;
+	int err, any = 0, data = 0, started = 0;
 
 	if (ls_caps_check())
 		return 1;
@@ -47,6 +47,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		if (why == LS_START_BAD_INPUT)
 			return 2;
 		if (c) {
+			started = 1;
 			memcpy(src, ls_collector_sources(c), sizeof(src));
 			ls_collector_stop(c);
 		} else {
@@ -54,8 +55,10 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		}
 	}
 	ls_sources_print(stdout, src, LS_SRC_MAX);
+	/* Exit 1 when a collection with these options cannot start (an
+	 * explicit --source the kernel refuses), after explaining why. */
 	for (int i = 0; i < LS_SRC_MAX; i++)
-		any |= src[i].available;
+		any |= src[i].available && started;
 
 	printf("\nkernel BTF: %s\n",
 	       access("/sys/kernel/btf/vmlinux", R_OK)
