@@ -137,13 +137,12 @@ static void one_sided(FILE *f, const struct ls_cmp *c,
 		if (r->presence != which ||
 		    strcmp(r->id.metric, "contentions") || r->id.kind < 0)
 			continue;
-		fprintf(f, "%s %s (%s, %s contentions%s)", n ? "," : label,
+		fprintf(f, "%s %s (%s, %s contentions%s%s)", n ? "," : label,
 			r->id.lock, ls_kind_name((unsigned)r->id.kind),
 			ls_fmt_num((char[32]){0}, 32,
 				   r->mean[which == LS_CMP_ONLY_NEW]),
-			r->minor     ? ", minor"
-			: r->changed ? ""
-				     : ", within noise");
+			r->changed ? "" : ", ",
+			r->changed ? "" : ls_verdict_name(r->res.verdict));
 		n++;
 	}
 	if (n)
