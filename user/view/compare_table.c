@@ -168,7 +168,7 @@ void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 	fprintf(f, "---------------- ---------------------------\n");
 	fprintf(f,
 		"         %%stddev     %%change         %%stddev  %-28s "
-		"%6s %-9s\n",
+		"%6s %s\n",
 		"effect [95% interval]", "p adj", "verdict");
 	fprintf(f, "             \\          |                \\\n");
 	for (size_t i = 0; i < c->n; i++) {
