@@ -20,12 +20,16 @@ TCDF = [(-3.2, 1), (0.4, 1.5), (2.1, 2), (-0.7, 3.3), (4.5, 4), (1.96, 1e6),
 TPPF = [(0.975, 1), (0.975, 1.3), (0.975, 2), (0.975, 2.7), (0.975, 4),
         (0.975, 8.9), (0.975, 1000), (0.025, 3), (0.5, 5), (0.9995, 2.2),
         (0.6, 40)]
-# name, base, new, quantum (0: continuous); the first rows are real
-# figures from lockscope records (genetlink mutex contentions and total
-# wait in ms of `stress-ng --netlink-task 2 -t 3s`, pipe mutex peak waiters)
+# name, base, new, quantum (0: continuous); the first three are real
+# figures from tests/data/real: the genetlink mutex's contentions and total
+# wait in ms in netlink-01..03 against netlink-04..06 (stress-ng
+# --netlink-task 2 -t 3s), mmap_lock's writer peak waiters in mmap2-01..05
+# against mmap4-01..05 (mmap_hammer 2 and 4 threads)
 WELCH = [
-    ("contentions", [653672, 610204, 702113], [598120, 688034, 640021], 0),
-    ("wait_ms", [488.08, 413.99, 1044.5], [725.1, 301.2, 540.7], 0),
+    ("contentions", [696914, 31472, 786385], [518571, 619166, 38315], 0),
+    ("wait_ms", [316.662716, 49.897277, 410.206856],
+     [274.240662, 405.25391, 28.569466], 0),
+    ("peak_mmap", [1, 1, 1, 1, 1], [4, 3, 4, 4, 4], 1),
     ("five", [1.0, 1.2, 0.9, 1.1, 1.05], [1.3, 1.25, 1.4, 1.2, 1.35], 0),
     ("unequal_n", [10, 12, 11], [15, 19, 14, 16, 18, 17], 0),
     ("zeros", [0, 3, 1], [5, 4, 6], 0),
