@@ -11,9 +11,10 @@ machine's drift hits every workload alike.
        workload, split n / n at random.  Every exit status 1 is a false
        alarm.  Target: at most 1 in 20.
   A/B  a real change: mmap_hammer with 2 threads against 4 threads on one
-       process's mmap_lock (four writers queue where two did: total wait
-       grows about tenfold, peak waiters from 1-2 to 3-4).  Draws of n runs
-       of each.  Every exit status 1 is a detection.  Target: 80% at n = 5.
+       process's mmap_lock (four writers queue where two did: the writers'
+       wait grows about 25-fold, peak waiters from 1-2 to 3-4).  Draws of n
+       runs of each.  Every exit status 1 is a detection.  Target: 80% at
+       n = 5.  And a smaller one, 2 threads against 3.
 
 Each draw is scored twice: by lockscope's exit status (Welch's test per
 metric, Benjamini-Hochberg across metrics) and by the rule compare used
@@ -40,11 +41,12 @@ BUILD = os.path.join(ROOT, "build")
 WORKLOADS = {
     "netlink": ["stress-ng", "--netlink-task", "2", "-t", "3s"],
     "mmap2": [os.path.join(BUILD, "mmap_hammer"), "2", "3"],
+    "mmap3": [os.path.join(BUILD, "mmap_hammer"), "3", "3"],
     "mmap4": [os.path.join(BUILD, "mmap_hammer"), "4", "3"],
 }
 AA = ["netlink", "mmap2", "pipe2"]  # A/A trials, n = 3 a side (pipe2:
 # pipe_hammer 2 3, only when a pool given with --pool holds such runs)
-AB = ("mmap2", "mmap4")    # the real change, n = 3 and n = 5 a side
+AB = [("mmap2", "mmap4"), ("mmap2", "mmap3")]  # real changes, n = 3 and 5
 
 
 def record_pool(pool, runs, say):
@@ -135,17 +137,20 @@ def rates(pool, draws, seed, say):
         res["aa"][name] = trial("A/A %s (3, pool of %d)" % (
             name, len(runs)), draws, pick, say)
         res["aa"][name]["pool_runs"] = len(runs)
-    a, b = pool_runs(pool, AB[0]), pool_runs(pool, AB[1])
-    for n in (3, 5):
-        if min(len(a), len(b)) < n:
-            say("%-34s skipped: %d and %d runs in the pool, %d needed" % (
-                "A/B %s -> %s" % AB, len(a), len(b), n))
-            continue
+    for pair in AB:
+        a, b = pool_runs(pool, pair[0]), pool_runs(pool, pair[1])
+        for n in (3, 5):
+            label = "A/B %s -> %s" % pair
+            if min(len(a), len(b)) < n:
+                say("%-34s skipped: %d and %d runs in the pool, %d needed" % (
+                    label, len(a), len(b), n))
+                continue
 
-        def pick(n=n):
-            return rng.sample(a, n), rng.sample(b, n)
-        res["ab"]["n%d" % n] = trial("A/B %s -> %s (%d, pools %d/%d)" % (
-            AB[0], AB[1], n, len(a), len(b)), draws, pick, say)
+            def pick(a=a, b=b, n=n):
+                return rng.sample(a, n), rng.sample(b, n)
+            res["ab"]["%s-%s-n%d" % (pair + (n,))] = trial(
+                "%s (%d, pools %d/%d)" % (label, n, len(a), len(b)), draws,
+                pick, say)
     return res
 
 
