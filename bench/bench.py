@@ -13,6 +13,10 @@ Phases (all by default; pick with --phases):
   agent     the agent's CPU and RSS at a 1 s refresh with about 1k and
             10k distinct contended locks in its lock table.
   startup   time from exec to attached, and to the first frame of top.
+  compare   compare's false-alarm rate (A/A) and power (A/B) on a pool of
+            real records, beside the old rule's (bench/compare_rates.py;
+            --compare-runs runs of each workload, about 15 s per run
+            triple, or an existing --compare-pool).
 
 Results go to bench/results/bench-<time>.txt (the table printed) and
 .json (every raw figure).  Run as root on an otherwise quiet machine;
@@ -31,6 +35,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_rates  # noqa: E402
 import mapfill  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -565,9 +570,17 @@ def phase_startup(args, res, tmp):
     res["startup"] = {"attach_s": a, "first_frame_s": f}
 
 
+def phase_compare(args, res, tmp):
+    pool = args.compare_pool or os.path.join(tmp, "compare-pool")
+    say("== compare: A/A and A/B exit statuses on real records")
+    if args.compare_runs:
+        compare_rates.record_pool(pool, args.compare_runs, say)
+    res["compare"] = compare_rates.rates(pool, args.compare_draws, 1, say)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--phases", default="overhead,cost,agent,startup")
+    ap.add_argument("--phases", default="overhead,cost,agent,startup,compare")
     ap.add_argument("--rounds", type=int,
                     default=int(os.environ.get("BENCH_ROUNDS", 5)))
     ap.add_argument("--secs", type=int,
@@ -580,6 +593,11 @@ def main():
     ap.add_argument("--locks", default="1000,10000")
     ap.add_argument("--agent-secs", type=int, default=30)
     ap.add_argument("--fill-timeout", type=int, default=120)
+    ap.add_argument("--compare-pool",
+                    help="records for the compare phase (default: new ones)")
+    ap.add_argument("--compare-runs", type=int, default=10,
+                    help="runs of each workload to record (0: pool only)")
+    ap.add_argument("--compare-draws", type=int, default=40)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = ap.parse_args()
     args.workloads = args.workloads.split(",")
@@ -606,8 +624,8 @@ def main():
         for ph in args.phases.split(","):
             t = time.monotonic()
             {"overhead": phase_overhead, "cost": phase_cost,
-             "agent": phase_agent, "startup": phase_startup}[ph](args, res,
-                                                                 tmp)
+             "agent": phase_agent, "startup": phase_startup,
+             "compare": phase_compare}[ph](args, res, tmp)
             note("%s took %.0f s" % (ph, time.monotonic() - t))
             say()
     os.makedirs(args.out, exist_ok=True)

@@ -10,6 +10,8 @@ test_pkgs="libcmocka-dev clang-format stress-ng bpftrace python3 tmux qemu-syste
 	busybox-static cpio curl prometheus python3-prometheus-client"
 # record/compare: schema validation, libFuzzer (clang's compiler-rt)
 test_pkgs="$test_pkgs python3-jsonschema libclang-rt-14-dev"
+# compare's statistics: expected values from scipy (tests/integration/test_stats.sh)
+test_pkgs="$test_pkgs python3-scipy"
 # make bench: perf lock record as a reference observer
 test_pkgs="$test_pkgs linux-perf"
 case "$what" in

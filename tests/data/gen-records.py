@@ -80,6 +80,15 @@ runs = {
         lock(G, "mutex", 130, 2200000, sleep=200000, failed=5),
         lock("siglock", "spinlock", 6, 6000),
         lock("mutex@pipe_write", "mutex", 900, 4500000)], 60, "6.1.0-new"),
+    # third runs: the means stay (110 and 140, 1.2 and 2.1 ms, ...), three
+    # runs a side are what compare needs before a change can count
+    "record-base3.json": record([
+        lock(G, "mutex", 110, 1200000),
+        lock("mutex@pipe_write", "mutex", 1000, 5000000)], 60, "6.1.0-base"),
+    "record-new3.json": record([
+        lock(G, "mutex", 140, 2100000, sleep=200000, failed=3),
+        lock("siglock", "spinlock", 5, 5000),
+        lock("mutex@pipe_write", "mutex", 900, 4500000)], 60, "6.1.0-new"),
 }
 for name, rec in runs.items():
     with open(name, "w") as f:

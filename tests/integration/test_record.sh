@@ -57,51 +57,63 @@ one_error() {
 }
 
 # ---- compare on fixed files (no root needed) ----------------------------
-B=("$D/record-base1.json" "$D/record-base2.json")
-N=("$D/record-new1.json" "$D/record-new2.json")
+B=("$D/record-base1.json" "$D/record-base2.json" "$D/record-base3.json")
+N=("$D/record-new1.json" "$D/record-new2.json" "$D/record-new3.json")
 "$LS" compare --min-share 0 "${B[@]}" -- "${N[@]}" >"$O/cmp.txt" 2>"$O/cmp.err"
 rc=$?
 cat "$O/cmp.txt"
-# 100, 120 -> 110 +- 14.14 (13%); 150, 130 -> 140 +- 14.14 (10%); +27.3%
-check "compare: contentions mean, stddev and change" \
-	grep -qF '       110 ± 13%     +27.3%        140 ± 10%  lockscope.mutex@genl_rcv_msg.contentions' "$O/cmp.txt"
-# 1.0, 1.4 ms -> 1.2 +- 0.28 (24%); 2.0, 2.2 -> 2.1 +- 0.14 (7%); +75%
-check "compare: wait time mean, stddev and change" \
-	grep -qF '       1.2 ± 24%     +75.0%        2.1 ±  7%  lockscope.mutex@genl_rcv_msg.wait_time.total.ms' "$O/cmp.txt"
-check "compare: lock only in new is shown" \
-	grep -qF '         -            (new)          5 ± 28%  lockscope.siglock(spinlock).contentions' "$O/cmp.txt"
-check "compare: lock only in base is listed" \
-	grep -qF 'only in base: rwsem@mmap_region (rwsem:W, 5 contentions, within noise)' "$O/cmp.txt"
-check "compare: max wait unchanged is hidden" \
-	bash -c "! grep -q 'genl_rcv_msg.wait_time.max.ms' '$O/cmp.txt'"
-check "compare: a regression exits 1" test "$rc" -eq 1
+# pipe 1000 in every base run, 900 in every new run: -10%, certain
+check "compare: mean, stddev, change, effect with interval, p, verdict" \
+	grep -qF '      1000 ±  0%     -10.0%        900 ±  0%  -10.0% [-10.0%, -10.0%]      <0.001 better    lockscope.mutex@pipe_write.contentions' "$O/cmp.txt"
+# 1110, 1120, 1110 -> 1054, 1036, 1045: log-scale Welch, BH over 16 tests
+check "compare: all contentions -6.1%, interval and adjusted p" \
+	grep -qF '   1113.33 ±  1%      -6.1%       1045 ±  1%  -6.1% [-7.8%, -4.5%]          0.004 better    lockscope.contentions' "$O/cmp.txt"
+# genl_rcv_msg 110 +- 10 -> 140 +- 10 (+27%): p 0.025, adjusted 0.056
+check "compare: +27% on three runs a side does not survive the correction" \
+	bash -c "! grep -q 'genl_rcv_msg.contentions' '$O/cmp.txt'"
+check "compare: summary line" \
+	grep -qF "4 of 29 metrics changed: Welch's t-test across runs, Benjamini-Hochberg adjusted p < 0.05 over the 16 tested, and |effect| > 0%; 0 got worse (every metric is lower-is-better)." "$O/cmp.txt"
+check "compare: metrics on few events are not tested" \
+	grep -qF '13 metrics resting on fewer than 20 events per run (sampler hits, give-ups, sleeps) not tested.' "$O/cmp.txt"
+check "compare: locks on one side listed with their verdict" \
+	grep -qF 'only in new: siglock (spinlock, 5 contentions, few events)' "$O/cmp.txt"
+check "compare: improvements only exit 0" test "$rc" -eq 0
 # by default locks under 1% of contentions and wait on both sides are minor
-"$LS" compare "${B[@]}" -- "${N[@]}" >"$O/cmp-minor.txt" 2>&1
+"$LS" compare "${N[@]}" -- "${B[@]}" >"$O/cmp-minor.txt" 2>&1
 rc=$?
-check "compare: minor locks left out by default, regression still gates" bash -c "
-[ $rc -eq 1 ] && ! grep -q 'siglock(spinlock).contentions' '$O/cmp-minor.txt' &&
-grep -qF 'only in new: siglock (spinlock, 5 contentions, minor)' '$O/cmp-minor.txt' &&
+check "compare: reversed, a regression exits 1, minor locks left out" bash -c "
+[ $rc -eq 1 ] && grep -qF '+11.1% [+11.1%, +11.1%]      <0.001 worse     lockscope.mutex@pipe_write.contentions' '$O/cmp-minor.txt' &&
+grep -qF 'only in base: siglock (spinlock, 5 contentions, minor)' '$O/cmp-minor.txt' &&
 grep -qF '2 locks below 1% of all contentions and of all wait time on both sides left out (--min-share).' '$O/cmp-minor.txt' &&
-grep -qF '6 got worse' '$O/cmp-minor.txt'"
+grep -qF '4 got worse' '$O/cmp-minor.txt'"
 "$LS" compare --threshold 5 "${N[@]}" -- "${B[@]}" >/dev/null 2>&1
 rc5=$?
 "$LS" compare --threshold 20% "${N[@]}" -- "${B[@]}" >"$O/cmp20.txt" 2>&1
 rc20=$?
-# reversed: pipe 900 -> 1000 is +11.1%, all contentions +6.7%
+# reversed: pipe 900 -> 1000 is +11.1%, all contentions +6.5%
 check "compare: +11% gates at --threshold 5" test "$rc5" -eq 1
 check "compare: nothing beyond --threshold 20 exits 0" test "$rc20" -eq 0
+"$LS" compare "${B[0]}" "${B[1]}" -- "${N[0]}" "${N[1]}" >"$O/cmp-2.txt" 2>&1
+rc=$?
+check "compare: two runs a side report, never fail" bash -c "
+[ $rc -eq 0 ] && grep -qF 'fewer than 3 runs on a side: rows shown are not counted and the exit status is 0' '$O/cmp-2.txt'"
 "$LS" compare "${B[@]}" -- "${B[@]}" >/dev/null 2>&1
 check "compare: same runs on both sides exit 0" test $? -eq 0
-"$LS" compare --format json --min-share 0 "${B[@]}" -- "${N[@]}" >"$O/cmp.json" 2>/dev/null
+"$LS" compare --format json --min-share 0 "${N[@]}" -- "${B[@]}" >"$O/cmp.json" 2>/dev/null
 check "compare: json rows" py "$O/cmp.json" '
-[(abs(r["base_mean"] - 110) < 1e-9 and abs(r["base_stddev_pct"] - 12.8565) < 1e-3
-  and abs(r["new_mean"] - 140) < 1e-9 and abs(r["change_pct"] - 27.2727) < 1e-3
+[(abs(r["base_mean"] - 900) < 1e-9 and r["base_stddev_pct"] == 0
+  and abs(r["new_mean"] - 1000) < 1e-9 and abs(r["change_pct"] - 11.1111) < 1e-3
+  and abs(r["effect_pct"] - 11.1111) < 1e-3 and r["p"] == 0 and r["p_adj"] == 0
+  and r["verdict"] == "worse" and r["scale"] == "log" and r["type"] == "amount"
   and r["regressed"] and r["presence"] == "both")
- for r in d["rows"] if r["key"] == "lockscope.mutex@genl_rcv_msg.contentions"] == [True]
-and d["regressed"] == 11 and d["base"]["runs"] == 2'
+ for r in d["rows"] if r["key"] == "lockscope.mutex@pipe_write.contentions"] == [True]
+and [r["verdict"] for r in d["rows"] if r["key"] == "lockscope.rwsem@mmap_region(rwsem:W).contentions"] == ["few events"]
+and [r["effect_pct"] for r in d["rows"] if r["key"] == "lockscope.rwsem@mmap_region(rwsem:W).contentions"] == [None]
+and d["regressed"] == 4 and d["tested"] == 16 and d["base"]["runs"] == 3
+and d["schema_version"] == 2 and d["min_runs"] == 3 and d["min_events"] == 20'
 "$LS" compare --format csv "${B[@]}" -- "${N[@]}" >"$O/cmp.csv" 2>/dev/null
-check "compare: csv header" grep -qx 'key,lock,kind,metric,base_mean,base_stddev_pct,base_runs_present,change_pct,new_mean,new_stddev_pct,new_runs_present,presence,minor,changed,regressed' "$O/cmp.csv"
-check "compare: csv rows" grep -q '^lockscope.mutex@genl_rcv_msg.contentions,mutex@genl_rcv_msg,mutex,contentions,110,12.86,2,27.27,140,10.1,2,both,0,1,1$' "$O/cmp.csv"
+check "compare: csv header" grep -qx 'key,lock,kind,metric,base_mean,base_stddev_pct,base_runs_present,change_pct,new_mean,new_stddev_pct,new_runs_present,presence,minor,changed,regressed,effect_pct,effect_lo_pct,effect_hi_pct,p,p_adj,verdict' "$O/cmp.csv"
+check "compare: csv rows" grep -q '^lockscope.mutex@genl_rcv_msg.contentions,mutex@genl_rcv_msg,mutex,contentions,110,9.09,3,27.27,140,7.14,3,both,0,0,0,27.41,5.36,54.07,0.02457,0.05616,unchanged$' "$O/cmp.csv"
 
 # bad input: one line, exit 2, nothing on standard output
 head -c 700 "$D/record-base1.json" >"$O/truncated.json"

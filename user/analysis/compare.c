@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* compare.c - means, standard deviations and changes between two sides. */
+/*
+ * compare.c - means, standard deviations and changes between two sides,
+ * each metric's test and its verdict.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,21 +64,48 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(x->id.key, y->id.key);
 }
 
-static void finish_row(struct ls_cmp_row *r, double *vals[2],
-		       const size_t runs[2], double threshold)
-{
-	double delta;
+static const char *const verdict_names[] = {
+	[LS_VERDICT_UNCHANGED] = "unchanged",
+	[LS_VERDICT_WORSE] = "worse",
+	[LS_VERDICT_BETTER] = "better",
+	[LS_VERDICT_SMALL] = "small",
+	[LS_VERDICT_FEW_RUNS] = "few runs",
+	[LS_VERDICT_FEW_EVENTS] = "few events",
+	[LS_VERDICT_MINOR] = "minor",
+};
 
-	for (int s = 0; s < 2; s++)
+const char *ls_verdict_name(enum ls_verdict v)
+{
+	return v < LS_VERDICT_MAX ? verdict_names[v] : "?";
+}
+
+/* Means, spreads and the test of one metric; the verdict comes later. */
+static void finish_row(struct ls_cmp_row *r, double *vals[2],
+		       const size_t runs[2], const double events[2])
+{
+	struct ls_welch w;
+	double quantum = r->id.type == LS_METRIC_GAUGE ? 1 : 0;
+
+	for (int s = 0; s < 2; s++) {
 		ls_mean_sd(vals[s], runs[s], &r->mean[s], &r->sd[s]);
+		r->events[s] = events[s] / (double)runs[s];
+	}
 	r->presence = !r->present[LS_SIDE_BASE]	 ? LS_CMP_ONLY_NEW
 		      : !r->present[LS_SIDE_NEW] ? LS_CMP_ONLY_BASE
 						 : LS_CMP_BOTH;
 	r->change_pct = ls_pct_change(r->mean[0], r->mean[1]);
-	delta = r->mean[1] - r->mean[0];
-	r->changed = fabs(r->change_pct) > threshold &&
-		     fabs(delta) > r->sd[0] + r->sd[1];
-	r->regressed = r->changed && delta > 0;
+	r->res.p = r->res.p_adj = NAN;
+	r->res.effect_pct = r->res.lo_pct = r->res.hi_pct = r->res.df = NAN;
+	if (ls_welch_test(vals[0], runs[0], vals[1], runs[1], quantum, &w))
+		return; /* a side with one run: no spread, no test */
+	r->res.tested = 1;
+	r->res.scale = w.scale;
+	r->res.effect_pct = w.effect_pct;
+	/* no metric is negative: a fall is at most -100% */
+	r->res.lo_pct = w.lo_pct < -100 ? -100 : w.lo_pct;
+	r->res.hi_pct = w.hi_pct;
+	r->res.p = w.p;
+	r->res.df = w.df;
 }
 
 static int all_zero(double *vals[2], const size_t runs[2])
@@ -125,8 +155,8 @@ static double lock_share(const struct ls_cmp *c, const struct ls_stat *id,
 	return share;
 }
 
-/* Mark the rows of minor locks; count what is left. */
-static void mark_minor(struct ls_cmp *c)
+/* Mark the rows of minor locks and of metrics resting on few events. */
+static void mark_left_out(struct ls_cmp *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		struct ls_cmp_row *r = &c->rows[i];
@@ -137,13 +167,71 @@ static void mark_minor(struct ls_cmp *c)
 			lock_share(c, &r->id, "wait_time.total.ms") <
 				c->min_share;
 		if (r->minor) {
-			r->changed = r->regressed = 0;
+			r->res.verdict = LS_VERDICT_MINOR;
 			if (!strcmp(r->id.metric, "contentions"))
 				c->nminor_locks++;
+		} else if (fmax(r->events[0], r->events[1]) <
+			   LS_CMP_MIN_EVENTS) {
+			r->res.verdict = LS_VERDICT_FEW_EVENTS;
+			c->nfew_events++;
+		} else if (!r->res.tested || c->runs[0] < LS_STATS_MIN_RUNS ||
+			   c->runs[1] < LS_STATS_MIN_RUNS) {
+			r->res.verdict = LS_VERDICT_FEW_RUNS;
 		}
+	}
+}
+
+/* Beyond the threshold: the effect, and a gauge by one whole unit. */
+static int beyond_threshold(const struct ls_cmp *c, const struct ls_cmp_row *r)
+{
+	/* NAN: the base is 0, an infinite relative change */
+	if (!isnan(r->res.effect_pct) &&
+	    !(fabs(r->res.effect_pct) > c->threshold))
+		return 0;
+	return r->id.type != LS_METRIC_GAUGE ||
+	       fabs(r->mean[1] - r->mean[0]) >= 1;
+}
+
+/* Adjust the p-values of the metrics tested together; give verdicts. */
+static int decide(struct ls_cmp *c)
+{
+	double *p = calloc(c->n ? c->n : 1, sizeof(double));
+
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct ls_cmp_row *r = &c->rows[i];
+		int in = r->res.tested &&
+			 (r->res.verdict == LS_VERDICT_UNCHANGED ||
+			  r->res.verdict == LS_VERDICT_FEW_RUNS);
+
+		p[i] = in ? r->res.p : NAN;
+		c->ntested += in ? 1 : 0;
+	}
+	if (ls_bh_adjust(p, c->n, p)) {
+		free(p);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		struct ls_cmp_row *r = &c->rows[i];
+
+		r->res.p_adj = p[i];
+		if (r->res.verdict != LS_VERDICT_UNCHANGED ||
+		    !(p[i] < LS_STATS_ALPHA))
+			continue;
+		if (!beyond_threshold(c, r))
+			r->res.verdict = LS_VERDICT_SMALL;
+		else if (r->mean[1] > r->mean[0])
+			r->res.verdict = LS_VERDICT_WORSE;
+		else
+			r->res.verdict = LS_VERDICT_BETTER;
+		r->changed = r->res.verdict != LS_VERDICT_SMALL;
+		r->regressed = r->res.verdict == LS_VERDICT_WORSE;
 		c->nchanged += r->changed ? 1 : 0;
 		c->nregressed += r->regressed ? 1 : 0;
 	}
+	free(p);
+	return 0;
 }
 
 int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
@@ -192,24 +280,26 @@ int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 	qsort(ent, nent, sizeof(*ent), cmp_entry);
 	for (size_t i = 0; i < nent;) {
 		struct ls_cmp_row *r = &out->rows[out->n];
+		double events[2] = {0, 0};
 		size_t j = i;
 
 		memset(vals[0], 0, nb * sizeof(double));
 		memset(vals[1], 0, nn * sizeof(double));
 		memset(r, 0, sizeof(*r));
 		r->id = *ent[i].st;
-		r->id.v = 0;
+		r->id.v = r->id.events = 0;
 		for (; j < nent && !strcmp(ent[j].st->key, ent[i].st->key);
 		     j++) {
 			/* a key twice in one run cannot happen after the
 			 * reader merged lock classes; sum it anyway */
 			vals[ent[j].side][ent[j].run] += ent[j].st->v;
+			events[ent[j].side] += ent[j].st->events;
 			if (j == i || ent[j - 1].side != ent[j].side ||
 			    ent[j - 1].run != ent[j].run)
 				r->present[ent[j].side]++;
 		}
 		i = j;
-		finish_row(r, vals, runs, threshold_pct);
+		finish_row(r, vals, runs, events);
 		/* nothing to compare, unless it shows a one-sided lock */
 		if (all_zero(vals, runs) &&
 		    (r->presence == LS_CMP_BOTH ||
@@ -217,7 +307,9 @@ int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 			continue;
 		out->n++;
 	}
-	mark_minor(out);
+	mark_left_out(out);
+	if (decide(out))
+		goto out;
 	qsort(out->rows, out->n, sizeof(*out->rows), cmp_row);
 	err = 0;
 out:
@@ -236,5 +328,5 @@ void ls_cmp_free(struct ls_cmp *c)
 {
 	free(c->rows);
 	c->rows = NULL;
-	c->n = c->nchanged = c->nregressed = 0;
+	c->n = c->nchanged = c->nregressed = c->ntested = c->nfew_events = 0;
 }

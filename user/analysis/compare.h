@@ -6,20 +6,32 @@
  *
  * Locks are matched by name and kind (the metric key), never by address.
  * A run in which a lock does not appear counts as 0 for it: the record holds
- * every lock contended during the run.  A change counts when its size is
- * above the threshold (percent of the base mean) and the means are further
- * apart than the sum of the two standard deviations; a counted increase is a
- * regression (every metric is lower-is-better).  Small locks come and go
- * between runs: a lock whose mean contentions and mean wait time are both
- * below min_share percent of the run's, on both sides, is "minor" and its
- * changes never count.
+ * every lock contended during the run.
+ *
+ * Each metric is tested across runs with Welch's t-test (analysis/stats.h):
+ * on the log scale when every run's value is positive (the effect is the
+ * ratio of geometric means), else on the linear scale.  A change counts
+ * when the Benjamini-Hochberg adjusted p-value over all tested metrics is
+ * below LS_STATS_ALPHA (so the 95% interval excludes 0) and |effect| is
+ * above the threshold; a counted increase is a regression (every metric
+ * is lower-is-better).  Nothing counts with fewer than LS_STATS_MIN_RUNS
+ * runs on a side, for a metric resting on fewer than LS_CMP_MIN_EVENTS
+ * events per run on both sides, or for a lock whose mean contentions and
+ * mean wait time are both below min_share percent of the run's on both
+ * sides ("minor": small locks come and go between runs).  Integer gauges
+ * (peak waiters) carry the variance of rounding and must move by at least
+ * one whole unit.
  */
 #ifndef LS_COMPARE_H
 #define LS_COMPARE_H
 
 #include <stddef.h>
 #include "analysis/metrics.h"
+#include "analysis/stats.h"
 #include "export/record.h"
+
+/* Mean events per run (on the larger side) a metric needs to be tested. */
+#define LS_CMP_MIN_EVENTS 20
 
 enum ls_cmp_side {
 	LS_SIDE_BASE = 0,
@@ -32,15 +44,44 @@ enum ls_cmp_presence {
 	LS_CMP_ONLY_NEW,  /* ... never appears in BASE */
 };
 
+/* What the test of one metric concluded. */
+enum ls_verdict {
+	LS_VERDICT_UNCHANGED = 0, /* tested: no significant change */
+	LS_VERDICT_WORSE,	  /* significant increase beyond threshold */
+	LS_VERDICT_BETTER,	  /* significant decrease beyond threshold */
+	LS_VERDICT_SMALL,	  /* significant, but within the threshold (or
+				   * a gauge moving less than one unit) */
+	LS_VERDICT_FEW_RUNS,	  /* a side has < LS_STATS_MIN_RUNS runs */
+	LS_VERDICT_FEW_EVENTS,	  /* < LS_CMP_MIN_EVENTS events per run */
+	LS_VERDICT_MINOR,	  /* its lock is below min_share */
+	LS_VERDICT_MAX,
+};
+
+/* The per-metric result: what compare, its views and reports show. */
+struct ls_cmp_result {
+	enum ls_verdict verdict;
+	int tested; /* the fields below hold a test (each side >= 2 runs) */
+	enum ls_scale scale;
+	/* effect and its 95% interval, percent of the base; NAN when the base
+	 * is 0 on the linear scale (a lock that is new) */
+	double effect_pct, lo_pct, hi_pct;
+	double p;     /* Welch's two-sided p-value */
+	double p_adj; /* Benjamini-Hochberg over the metrics tested; NAN for
+		       * metrics left out (few events, minor) */
+	double df;
+};
+
 struct ls_cmp_row {
-	struct ls_stat id;     /* key, lock, kind, metric (id.v unused) */
+	struct ls_stat id;     /* key, lock, kind, metric, type */
 	double mean[2], sd[2]; /* [LS_SIDE_BASE], [LS_SIDE_NEW] */
+	double events[2];      /* mean events per run (ls_stat.events) */
 	unsigned present[2];   /* runs of each side that have the metric */
 	double change_pct; /* 100 * (new - base) / base; +inf if base is 0 */
 	enum ls_cmp_presence presence;
+	struct ls_cmp_result res;
 	int minor;     /* its lock is below min_share on both sides */
-	int changed;   /* beyond threshold and noise, not minor */
-	int regressed; /* changed upwards */
+	int changed;   /* verdict WORSE or BETTER */
+	int regressed; /* verdict WORSE */
 };
 
 struct ls_cmp {
@@ -48,10 +89,15 @@ struct ls_cmp {
 	size_t n;
 	size_t runs[2];
 	size_t nchanged, nregressed;
+	size_t ntested;	     /* metrics in the multiple-testing correction */
+	size_t nfew_events;  /* metrics left out for resting on few events */
 	size_t nminor_locks; /* locks left out as minor */
 	double threshold;
 	double min_share;
 };
+
+/* "worse", "few events", ... */
+const char *ls_verdict_name(enum ls_verdict v);
 
 /* Sample mean and standard deviation (n - 1); sd is 0 when n < 2. */
 void ls_mean_sd(const double *v, size_t n, double *mean, double *sd);

@@ -23,7 +23,7 @@ void ls_lock_id(const char *name, unsigned kind, char *buf, size_t len)
 }
 
 static struct ls_stat *add(struct ls_stats *st, const char *lock, int kind,
-			   const char *metric, double v)
+			   const char *metric, double v, double events)
 {
 	struct ls_stat *s;
 	char id[LS_NAME_MAX + 24];
@@ -43,6 +43,7 @@ static struct ls_stat *add(struct ls_stats *st, const char *lock, int kind,
 	snprintf(s->metric, sizeof(s->metric), "%s", metric);
 	s->kind = kind;
 	s->v = v;
+	s->events = events;
 	if (kind >= 0) {
 		ls_lock_id(lock, (unsigned)kind, id, sizeof(id));
 		snprintf(s->key, sizeof(s->key), "lockscope.%s.%s", id, metric);
@@ -58,7 +59,7 @@ static double ms(uint64_t ns)
 }
 
 /* indexes into the metric table of ls_snap_stats() */
-enum { SPIN_TIME = 4, SLEEP_TIME = 5, SPIN_FAILED = 6 };
+enum { SPIN_TIME = 4, SLEEP_TIME = 5, SPIN_FAILED = 6, PEAK_WAITERS = 8 };
 
 int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 {
@@ -66,23 +67,27 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 
 	for (size_t i = 0; i < s->nlocks; i++) {
 		const struct ls_rec_lock *l = &s->locks[i];
+		double c = (double)l->contentions;
+		/* a mutex sleeps after a failed spin; other sleeping kinds
+		 * (rwsem, rt_mutex) sleep on every contention */
+		double sleeps =
+			l->kind == LS_KIND_MUTEX ? (double)l->spin_failed : c;
 		const struct {
 			const char *name;
-			double v;
+			double v, events;
 		} m[] = {
-			{"contentions", (double)l->contentions},
-			{"wait_time.total.ms", ms(l->total_ns)},
-			{"wait_time.avg.ms",
-			 l->contentions
-				 ? ms(l->total_ns) / (double)l->contentions
-				 : 0.0},
-			{"wait_time.max.ms", ms(l->max_ns)},
-			{"spin_time.total.ms", ms(l->spin_ns)},
-			{"sleep_time.total.ms", ms(l->sleep_ns)},
-			{"spin_failed", (double)l->spin_failed},
-			{"gave_up", (double)l->gave_up},
-			{"peak_waiters", (double)l->peak_waiters},
+			{"contentions", c, c},
+			{"wait_time.total.ms", ms(l->total_ns), c},
+			{"wait_time.avg.ms", c ? ms(l->total_ns) / c : 0.0, c},
+			{"wait_time.max.ms", ms(l->max_ns), c},
+			{"spin_time.total.ms", ms(l->spin_ns), c},
+			{"sleep_time.total.ms", ms(l->sleep_ns), sleeps},
+			{"spin_failed", (double)l->spin_failed,
+			 (double)l->spin_failed},
+			{"gave_up", (double)l->gave_up, (double)l->gave_up},
+			{"peak_waiters", (double)l->peak_waiters, c},
 		};
+		struct ls_stat *x;
 
 		for (size_t j = 0; j < sizeof(m) / sizeof(*m); j++) {
 			/* spinning kinds: spin time is the wait, never sleep */
@@ -90,25 +95,29 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 			    (j == SPIN_TIME || j == SLEEP_TIME ||
 			     j == SPIN_FAILED))
 				continue;
-			if (!add(out, l->name, (int)l->kind, m[j].name, m[j].v))
+			x = add(out, l->name, (int)l->kind, m[j].name, m[j].v,
+				m[j].events);
+			if (!x)
 				return -ENOMEM;
+			if (j == PEAK_WAITERS)
+				x->type = LS_METRIC_GAUGE;
 		}
 		/* function probes: only where they ran */
 		if ((l->slow_ns || l->osq_ns) &&
 		    (!add(out, l->name, (int)l->kind, "slow_path.total.ms",
-			  ms(l->slow_ns)) ||
+			  ms(l->slow_ns), c) ||
 		     !add(out, l->name, (int)l->kind, "untraced_spin.total.ms",
-			  ms(l->slow_untraced_ns)) ||
+			  ms(l->slow_untraced_ns), c) ||
 		     !add(out, l->name, (int)l->kind, "osq_time.total.ms",
-			  ms(l->osq_ns)) ||
+			  ms(l->osq_ns), c) ||
 		     !add(out, l->name, (int)l->kind, "osq_bailouts",
-			  (double)l->osq_bailouts)))
+			  (double)l->osq_bailouts, (double)l->osq_bailouts)))
 			return -ENOMEM;
 		cont += l->contentions;
 		total += l->total_ns;
 	}
-	if (!add(out, "", -1, "contentions", (double)cont) ||
-	    !add(out, "", -1, "wait_time.total.ms", ms(total)))
+	if (!add(out, "", -1, "contentions", (double)cont, (double)cont) ||
+	    !add(out, "", -1, "wait_time.total.ms", ms(total), (double)cont))
 		return -ENOMEM;
 	if (!s->samples)
 		return 0; /* sampler off: no shares */
@@ -119,11 +128,12 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 		snprintf(name, sizeof(name), "spin_share.%s", s->spin[i].fn);
 		if (!add(out, "", -1, name,
 			 100.0 * (double)s->spin[i].samples /
-				 (double)s->samples))
+				 (double)s->samples,
+			 (double)s->spin[i].samples))
 			return -ENOMEM;
 	}
 	if (!add(out, "", -1, "spin_share.total",
-		 100.0 * (double)spin / (double)s->samples))
+		 100.0 * (double)spin / (double)s->samples, (double)spin))
 		return -ENOMEM;
 	return 0;
 }

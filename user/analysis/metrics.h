@@ -14,12 +14,23 @@
 
 #define LS_KEY_MAX 256
 
+/* How compare tests a metric. */
+enum ls_metric_type {
+	LS_METRIC_AMOUNT = 0, /* a count, time or share */
+	LS_METRIC_GAUGE,      /* a small integer gauge (peak waiters) */
+};
+
 struct ls_stat {
 	char key[LS_KEY_MAX];	/* "lockscope.<lock>.<metric>" */
 	char lock[LS_NAME_MAX]; /* lock name; "" for whole-run metrics */
 	int kind;		/* enum ls_kind; -1 for whole-run metrics */
 	char metric[64]; /* "wait_time.avg.ms", "spin_share.osq_lock"... */
+	enum ls_metric_type type;
 	double v;
+	/* the events the value rests on: contentions for a lock's times and
+	 * gauges, sleeps for its sleep time, sampler hits for a spin share,
+	 * the count itself for counts */
+	double events;
 };
 
 struct ls_stats {

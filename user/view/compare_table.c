@@ -42,6 +42,49 @@ static const char *change_cell(char *b, size_t n, const struct ls_cmp_row *r)
 	return b;
 }
 
+/* "+12.3%", "-100%", "+4512%" */
+static const char *pct(char *b, size_t n, double v)
+{
+	if (fabs(v) < 99.95)
+		snprintf(b, n, "%+.1f%%", v);
+	else
+		snprintf(b, n, "%+.0f%%", v);
+	return b;
+}
+
+/* "+12.3% [+8.1%, +16.4%]"; a lock new to NEW has no relative effect */
+static const char *effect_cell(char *b, size_t n, const struct ls_cmp_row *r)
+{
+	char e[24], lo[24], hi[24];
+
+	if (!r->res.tested)
+		return "-";
+	if (isnan(r->res.effect_pct))
+		return "(base 0)";
+	snprintf(b, n, "%s [%s, %s]", pct(e, sizeof(e), r->res.effect_pct),
+		 pct(lo, sizeof(lo), r->res.lo_pct),
+		 pct(hi, sizeof(hi), r->res.hi_pct));
+	return b;
+}
+
+static const char *p_cell(char *b, size_t n, double p)
+{
+	if (isnan(p))
+		return "-";
+	if (p < 0.001)
+		return "<0.001";
+	snprintf(b, n, "%.3f", p);
+	return b;
+}
+
+/* Rows the text table shows: counted changes; with too few runs, the
+ * rows that would have counted */
+static int shown(const struct ls_cmp_row *r)
+{
+	return r->changed || (r->res.verdict == LS_VERDICT_FEW_RUNS &&
+			      r->res.p_adj < LS_STATS_ALPHA);
+}
+
 static void side_header(FILE *f, const char *label,
 			const struct ls_cmp_input *in)
 {
@@ -94,13 +137,12 @@ static void one_sided(FILE *f, const struct ls_cmp *c,
 		if (r->presence != which ||
 		    strcmp(r->id.metric, "contentions") || r->id.kind < 0)
 			continue;
-		fprintf(f, "%s %s (%s, %s contentions%s)", n ? "," : label,
+		fprintf(f, "%s %s (%s, %s contentions%s%s)", n ? "," : label,
 			r->id.lock, ls_kind_name((unsigned)r->id.kind),
 			ls_fmt_num((char[32]){0}, 32,
 				   r->mean[which == LS_CMP_ONLY_NEW]),
-			r->minor     ? ", minor"
-			: r->changed ? ""
-				     : ", within noise");
+			r->changed ? "" : ", ",
+			r->changed ? "" : ls_verdict_name(r->res.verdict));
 		n++;
 	}
 	if (n)
@@ -110,9 +152,11 @@ static void one_sided(FILE *f, const struct ls_cmp *c,
 void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 		       const struct ls_cmp_input in[2])
 {
-	char b0[32], b1[32], s0[32], s1[32], ch[32];
+	char b0[32], b1[32], s0[32], s1[32], ch[32], ef[96], pa[16];
 	char h0[32], h1[32];
-	size_t shown = 0;
+	size_t nshown = 0;
+	int few_runs = c->runs[0] < LS_STATS_MIN_RUNS ||
+		       c->runs[1] < LS_STATS_MIN_RUNS;
 
 	side_header(f, "base", &in[0]);
 	side_header(f, "new", &in[1]);
@@ -122,28 +166,48 @@ void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 		 c->runs[1] == 1 ? "" : "s");
 	fprintf(f, "\n%16s %27s\n", h0, h1);
 	fprintf(f, "---------------- ---------------------------\n");
-	fprintf(f, "         %%stddev     %%change         %%stddev\n");
+	fprintf(f,
+		"         %%stddev     %%change         %%stddev  %-28s "
+		"%6s %s\n",
+		"effect [95% interval]", "p adj", "verdict");
 	fprintf(f, "             \\          |                \\\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct ls_cmp_row *r = &c->rows[i];
 
-		if (!r->changed)
+		if (!shown(r))
 			continue;
-		fprintf(f, "%10s%s %10s %10s%s  %s\n",
+		fprintf(f, "%10s%s %10s %10s%s  %-28s %6s %-9s %s\n",
 			mean_cell(b0, sizeof(b0), r, 0),
 			sd_cell(s0, sizeof(s0), c, r, 0),
 			change_cell(ch, sizeof(ch), r),
 			mean_cell(b1, sizeof(b1), r, 1),
-			sd_cell(s1, sizeof(s1), c, r, 1), r->id.key);
-		shown++;
+			sd_cell(s1, sizeof(s1), c, r, 1),
+			effect_cell(ef, sizeof(ef), r),
+			p_cell(pa, sizeof(pa), r->res.p_adj),
+			ls_verdict_name(r->res.verdict), r->id.key);
+		nshown++;
 	}
-	if (!shown)
+	if (!nshown)
 		fprintf(f, "%10s\n", "(no metric changed)");
 	fprintf(f,
-		"\n%zu of %zu metrics changed by more than %g%% and more than "
-		"the two standard deviations together; %zu got worse (every "
-		"metric is lower-is-better).\n",
-		c->nchanged, c->n, c->threshold, c->nregressed);
+		"\n%zu of %zu metrics changed: Welch's t-test across runs, "
+		"Benjamini-Hochberg adjusted p < %g over the %zu tested, and "
+		"|effect| > %g%%; %zu got worse (every metric is "
+		"lower-is-better).\n",
+		c->nchanged, c->n, LS_STATS_ALPHA, c->ntested, c->threshold,
+		c->nregressed);
+	if (few_runs)
+		fprintf(f,
+			"fewer than %d runs on a side: rows shown are not "
+			"counted and the exit status is 0; record %d or more "
+			"runs a side.\n",
+			LS_STATS_MIN_RUNS, LS_STATS_MIN_RUNS);
+	if (c->nfew_events)
+		fprintf(f,
+			"%zu metric%s resting on fewer than %d events per run "
+			"(sampler hits, give-ups, sleeps) not tested.\n",
+			c->nfew_events, c->nfew_events == 1 ? "" : "s",
+			LS_CMP_MIN_EVENTS);
 	if (c->nminor_locks)
 		fprintf(f,
 			"%zu lock%s below %g%% of all contentions and of all "
@@ -195,11 +259,17 @@ struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
 
 	json_object_object_add(o, "schema",
 			       json_object_new_string("lockscope-compare"));
-	json_object_object_add(o, "schema_version", json_object_new_int(1));
+	json_object_object_add(o, "schema_version", json_object_new_int(2));
 	json_object_object_add(o, "threshold_pct",
 			       json_object_new_double(c->threshold));
 	json_object_object_add(o, "min_share_pct",
 			       json_object_new_double(c->min_share));
+	json_object_object_add(o, "alpha",
+			       json_object_new_double(LS_STATS_ALPHA));
+	json_object_object_add(o, "min_runs",
+			       json_object_new_int(LS_STATS_MIN_RUNS));
+	json_object_object_add(o, "min_events",
+			       json_object_new_int(LS_CMP_MIN_EVENTS));
 	json_object_object_add(o, "base", side_json(&in[0]));
 	json_object_object_add(o, "new", side_json(&in[1]));
 	for (size_t i = 0; i < c->n; i++) {
@@ -236,6 +306,30 @@ struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
 		json_object_object_add(
 			j, "presence",
 			json_object_new_string(presence_names[r->presence]));
+		json_object_object_add(
+			j, "type",
+			json_object_new_string(r->id.type == LS_METRIC_GAUGE
+						       ? "gauge"
+						       : "amount"));
+		json_object_object_add(j, "base_events", num(r->events[0]));
+		json_object_object_add(j, "new_events", num(r->events[1]));
+		json_object_object_add(
+			j, "scale",
+			r->res.tested ? json_object_new_string(
+						r->res.scale == LS_SCALE_LOG
+							? "log"
+							: "linear")
+				      : NULL);
+		/* null when not tested, or the base is 0 (linear scale) */
+		json_object_object_add(j, "effect_pct", num(r->res.effect_pct));
+		json_object_object_add(j, "effect_lo_pct", num(r->res.lo_pct));
+		json_object_object_add(j, "effect_hi_pct", num(r->res.hi_pct));
+		json_object_object_add(j, "df", num(r->res.df));
+		json_object_object_add(j, "p", num(r->res.p));
+		json_object_object_add(j, "p_adj", num(r->res.p_adj));
+		json_object_object_add(j, "verdict",
+				       json_object_new_string(ls_verdict_name(
+					       r->res.verdict)));
 		json_object_object_add(j, "minor",
 				       json_object_new_boolean(r->minor));
 		json_object_object_add(j, "changed",
@@ -248,18 +342,29 @@ struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
 			       json_object_new_uint64(c->nchanged));
 	json_object_object_add(o, "regressed",
 			       json_object_new_uint64(c->nregressed));
+	json_object_object_add(o, "tested", json_object_new_uint64(c->ntested));
+	json_object_object_add(o, "few_events",
+			       json_object_new_uint64(c->nfew_events));
 	json_object_object_add(o, "rows", rows);
 	return o;
+}
+
+/* a number, or an empty cell when there is none */
+static const char *opt_num(char *b, size_t n, double v)
+{
+	return isfinite(v) ? ls_fmt_num(b, n, v) : "";
 }
 
 void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c)
 {
 	fprintf(f, "key,lock,kind,metric,base_mean,base_stddev_pct,base_runs_"
 		   "present,change_pct,new_mean,new_stddev_pct,new_runs_"
-		   "present,presence,minor,changed,regressed\n");
+		   "present,presence,minor,changed,regressed,effect_pct,effect_"
+		   "lo_pct,"
+		   "effect_hi_pct,p,p_adj,verdict\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct ls_cmp_row *r = &c->rows[i];
-		char a[32], b[32], d[32], e[32], g[32];
+		char a[32], b[32], d[32], e[32], g[32], x[5][32];
 
 		ls_csv_field(f, r->id.key);
 		fputc(',', f);
@@ -268,7 +373,7 @@ void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c)
 			r->id.kind >= 0 ? ls_kind_name((unsigned)r->id.kind)
 					: "");
 		ls_csv_field(f, r->id.metric);
-		fprintf(f, ",%s,%s,%u,%s,%s,%s,%u,%s,%d,%d,%d\n",
+		fprintf(f, ",%s,%s,%u,%s,%s,%s,%u,%s,%d,%d,%d",
 			ls_fmt_num(a, sizeof(a), r->mean[0]),
 			ls_fmt_num(b, sizeof(b),
 				   ls_sd_pct(r->mean[0], r->sd[0])),
@@ -281,5 +386,12 @@ void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c)
 				   ls_sd_pct(r->mean[1], r->sd[1])),
 			r->present[1], presence_names[r->presence], r->minor,
 			r->changed, r->regressed);
+		fprintf(f, ",%s,%s,%s,%s,%s,%s\n",
+			opt_num(x[0], sizeof(x[0]), r->res.effect_pct),
+			opt_num(x[1], sizeof(x[1]), r->res.lo_pct),
+			opt_num(x[2], sizeof(x[2]), r->res.hi_pct),
+			opt_num(x[3], sizeof(x[3]), r->res.p),
+			opt_num(x[4], sizeof(x[4]), r->res.p_adj),
+			ls_verdict_name(r->res.verdict));
 	}
 }
