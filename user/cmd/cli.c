@@ -82,7 +82,8 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 	struct ls_opts *o = p->o;
 	char obj[96];
 
-	if (state->arg_num > 0 && o->cmd == LS_CMD_COMPARE) {
+	if (state->arg_num > 0 &&
+	    (o->cmd == LS_CMD_COMPARE || o->cmd == LS_CMD_REPORT)) {
 		if (!o->files)
 			o->files =
 				calloc((size_t)state->argc, sizeof(*o->files));
@@ -106,7 +107,8 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 		}
 	snprintf(obj, sizeof(obj), "command '%.64s'", arg);
 	ls_fail("run", obj,
-		"unknown command (top, hist, doctor, serve, record, compare)");
+		"unknown command (top, hist, doctor, serve, record, compare, "
+		"report)");
 	p->printed = 1;
 	return EINVAL;
 }
@@ -196,6 +198,9 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return parse_u32(p, name, arg, 0, 10000, &o->max_series);
 	case 'o':
 		o->output = arg;
+		return 0;
+	case LS_OPT_FOLDED:
+		o->folded = arg;
 		return 0;
 	case LS_OPT_FORMAT:
 		for (int f = LS_FMT_TEXT; f <= LS_FMT_LKP; f++)
@@ -457,6 +462,11 @@ static int check_command(const struct ls_opts *o)
 					      : "serve runs no program";
 	else if (o->cmd == LS_CMD_RECORD && !o->output)
 		why = "record needs -o FILE";
+	else if (o->cmd == LS_CMD_REPORT && !o->nfiles)
+		why = "report needs record files (report RECORD.json... -o "
+		      "FILE.html)";
+	else if (o->cmd == LS_CMD_REPORT && !o->output)
+		why = "report needs -o FILE.html";
 	else if (o->cmd == LS_CMD_COMPARE && !o->nfiles)
 		why = "compare needs BASE files before -- (compare "
 		      "BASE.json... -- NEW.json...)";
@@ -465,6 +475,12 @@ static int check_command(const struct ls_opts *o)
 		      "BASE.json... -- NEW.json...)";
 	if (why) {
 		ls_fail("parse", "arguments", why);
+		return -EINVAL;
+	}
+	if (o->folded && o->output && !strcmp(o->folded, "-") &&
+	    !strcmp(o->output, "-")) {
+		ls_fail("parse", "--folded '-'",
+			"-o writes to standard output already");
 		return -EINVAL;
 	}
 	if (o->cmd == LS_CMD_RECORD && o->format == LS_FMT_TEXT) {
@@ -526,7 +542,8 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 		o->argc = argc - split - 1;
 		if (!o->argc) {
 			ls_fail("parse", "arguments",
-				o->cmd == LS_CMD_COMPARE
+				o->cmd == LS_CMD_COMPARE ||
+						o->cmd == LS_CMD_REPORT
 					? "no NEW files after --"
 					: "no program after --");
 			return -EINVAL;

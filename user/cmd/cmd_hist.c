@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* cmd_hist.c - trace for a while, then print histograms and spin shares. */
+/* cmd_hist.c - trace for a while, then print histograms and spin shares
+ * (and with --folded, the sampled waiter stacks for flame graphs). */
 #include <stdio.h>
 #include <json-c/json.h>
 #include "cmd/commands.h"
+#include "cmd/folded_out.h"
 #include "export/json.h"
 #include "util/log.h"
 #include "cmd/run.h"
@@ -12,6 +14,8 @@ int ls_cmd_hist(const struct ls_opts *o)
 {
 	struct ls_collector *c;
 	struct ls_snapshot snap;
+	struct ls_stacks stacks;
+	struct ls_folded_out fo;
 	struct ls_child child = {0};
 	uint64_t t0;
 	double secs;
@@ -20,10 +24,17 @@ int ls_cmd_hist(const struct ls_opts *o)
 	char srcs[256];
 
 	ls_snap_init(&snap);
+	ls_stacks_init(&stacks);
 	ls_install_signals();
+	/* a bad path fails now, not after the run */
+	rc = ls_folded_open(&fo, o->folded);
+	if (rc)
+		return rc;
 	c = ls_collector_start(&o->col, &why);
-	if (!c)
+	if (!c) {
+		ls_folded_abort(&fo);
 		return why == LS_START_BAD_INPUT ? 2 : 1;
+	}
 	err = ls_collector_read(c, &snap); /* start time */
 	t0 = snap.mono_ns;
 	if (err) {
@@ -71,7 +82,20 @@ int ls_cmd_hist(const struct ls_opts *o)
 				      : 0,
 			      o->col.stack_every);
 	}
+	if (o->folded) {
+		err = ls_collector_stacks(c, &snap, &stacks);
+		if (err) {
+			ls_fail_errno("read", "sampled stacks", err);
+			rc = 1;
+			goto cleanup;
+		}
+		ls_stacks_sort(&stacks);
+		if (ls_folded_finish(&fo, &stacks))
+			rc = 1;
+	}
 cleanup:
+	ls_folded_abort(&fo);
+	ls_stacks_free(&stacks);
 	ls_snap_free(&snap);
 	ls_collector_stop(c);
 	return ls_exit_status(&child, rc);

@@ -71,7 +71,7 @@ static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		  ls_mapmem_hash(m->tasks, sizeof(__u32),
 				 sizeof(struct ls_probe_task), ncpus);
 	cost[2] = ls_mapmem_hash(m->callers, sizeof(struct ls_caller_key),
-				 sizeof(__u64), ncpus) +
+				 sizeof(struct ls_caller_val), ncpus) +
 		  ls_mapmem_hash(m->callers, sizeof(struct ls_spin_key),
 				 sizeof(__u64), ncpus);
 	cost[3] = ls_mapmem_stack(m->stacks, LS_STACK_DEPTH * sizeof(__u64));
