@@ -93,7 +93,10 @@ static int read_hists(struct ls_rd *rd, struct json_object *tot,
 		if (!h)
 			return ls_rd_bad(rd, "totals.locks[%zu]: bad lock", i);
 		snprintf(p, sizeof(p), "totals.locks[%zu]", i);
-		err = read_slots(rd, o, p, "hist_spin_log2_ns", h->spin);
+		err = read_slots(rd, o, p, "hist_log2_ns", h->all);
+		if (!err)
+			err = read_slots(rd, o, p, "hist_spin_log2_ns",
+					 h->spin);
 		if (!err)
 			err = read_slots(rd, o, p, "hist_sleep_log2_ns",
 					 h->sleep);
