@@ -475,6 +475,12 @@ static int check_command(const struct ls_opts *o)
 		      "BASE.json... -- NEW.json...)";
 	if (why) {
 		ls_fail("parse", "arguments", why);
+		for (int i = 0; o->argv && i < o->argc; i++)
+			if (o->argv[i][0] == '-') {
+				ls_hint("options go before --: everything "
+					"after it is a NEW file");
+				break;
+			}
 		return -EINVAL;
 	}
 	if (o->folded && o->output && !strcmp(o->folded, "-") &&

@@ -57,7 +57,7 @@ struct ls_rec_snap {
 struct ls_rec_hist {
 	char name[LS_NAME_MAX];
 	unsigned kind;
-	uint64_t all[LS_HIST_SLOTS]; /* whole waits */
+	uint64_t all[LS_HIST_SLOTS];			    /* whole waits */
 	uint64_t spin[LS_HIST_SLOTS], sleep[LS_HIST_SLOTS]; /* phases */
 };
 
