@@ -483,10 +483,11 @@ static int check_command(const struct ls_opts *o)
 			}
 		return -EINVAL;
 	}
-	if (o->folded && o->output && !strcmp(o->folded, "-") &&
-	    !strcmp(o->output, "-")) {
+	if (o->folded && !strcmp(o->folded, "-") &&
+	    ((o->output && !strcmp(o->output, "-")) || o->json)) {
 		ls_fail("parse", "--folded '-'",
-			"-o writes to standard output already");
+			o->json ? "--json writes to standard output already"
+				: "-o writes to standard output already");
 		return -EINVAL;
 	}
 	if (o->cmd == LS_CMD_RECORD && o->format == LS_FMT_TEXT) {

@@ -2,6 +2,7 @@
 /* cmd_hist.c - trace for a while, then print histograms and spin shares
  * (and with --folded, the sampled waiter stacks for flame graphs). */
 #include <stdio.h>
+#include <string.h>
 #include <json-c/json.h>
 #include "cmd/commands.h"
 #include "cmd/folded_out.h"
@@ -9,6 +10,34 @@
 #include "util/log.h"
 #include "cmd/run.h"
 #include "view/text.h"
+
+static void print_hist(const struct ls_opts *o, struct ls_collector *c,
+		       const struct ls_snapshot *snap, double secs)
+{
+	char srcs[256];
+
+	ls_sources_active(ls_collector_sources(c), LS_SRC_MAX, srcs,
+			  sizeof(srcs));
+	if (o->json) {
+		struct json_object *j = ls_snap_to_json(snap, o->col.with_addr);
+
+		json_object_object_add(j, "duration_s",
+				       json_object_new_double(secs));
+		json_object_object_add(
+			j, "sources",
+			ls_sources_to_json(ls_collector_sources(c),
+					   LS_SRC_MAX));
+		puts(json_object_to_json_string_ext(j,
+						    JSON_C_TO_STRING_PRETTY));
+		json_object_put(j);
+	} else {
+		ls_print_hist(stdout, snap, secs, o->nlocks, srcs,
+			      ls_collector_sources(c)[LS_SRC_SAMPLER].active
+				      ? o->col.sample_hz
+				      : 0,
+			      o->col.stack_every);
+	}
+}
 
 int ls_cmd_hist(const struct ls_opts *o)
 {
@@ -21,7 +50,6 @@ int ls_cmd_hist(const struct ls_opts *o)
 	double secs;
 	enum ls_start_err why;
 	int err, rc = 0;
-	char srcs[256];
 
 	ls_snap_init(&snap);
 	ls_stacks_init(&stacks);
@@ -60,28 +88,9 @@ int ls_cmd_hist(const struct ls_opts *o)
 	secs = (double)(snap.mono_ns - t0) / 1e9;
 	ls_snap_filter(&snap, &o->filter);
 	ls_rows_sort(snap.rows, snap.nrows, o->sort, 0);
-	ls_sources_active(ls_collector_sources(c), LS_SRC_MAX, srcs,
-			  sizeof(srcs));
-	if (o->json) {
-		struct json_object *j =
-			ls_snap_to_json(&snap, o->col.with_addr);
-
-		json_object_object_add(j, "duration_s",
-				       json_object_new_double(secs));
-		json_object_object_add(
-			j, "sources",
-			ls_sources_to_json(ls_collector_sources(c),
-					   LS_SRC_MAX));
-		puts(json_object_to_json_string_ext(j,
-						    JSON_C_TO_STRING_PRETTY));
-		json_object_put(j);
-	} else {
-		ls_print_hist(stdout, &snap, secs, o->nlocks, srcs,
-			      ls_collector_sources(c)[LS_SRC_SAMPLER].active
-				      ? o->col.sample_hz
-				      : 0,
-			      o->col.stack_every);
-	}
+	/* --folded -: the folded stacks are the standard output */
+	if (!o->folded || strcmp(o->folded, "-"))
+		print_hist(o, c, &snap, secs);
 	if (o->folded) {
 		err = ls_collector_stacks(c, &snap, &stacks);
 		if (err) {

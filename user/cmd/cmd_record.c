@@ -71,7 +71,7 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 	if (!err)
 		err = ls_series_finish(series, final, &o->filter);
 	if (!err) {
-		/* stacks, like callers, are counted since the start */
+		/* stacks from the first read to the last, like the totals */
 		ls_snap_filter(&tot, &o->filter);
 		err = ls_collector_stacks(c, &tot, &stacks);
 		ls_stacks_sort(&stacks);
@@ -152,6 +152,8 @@ int ls_cmd_record(const struct ls_opts *o)
 	m.started = time(NULL);
 	err = ls_collector_read(c, &start);
 	t_start = mono_s();
+	if (!err)
+		err = ls_collector_mark_stacks(c);
 	if (!err)
 		err = ls_snap_copy(&prev, &start);
 	if (err) {

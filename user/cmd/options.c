@@ -132,7 +132,7 @@ const struct ls_opt_def ls_opt_defs[] = {
 	{{"folded", LS_OPT_FOLDED, "FILE", 0,
 	  "hist, record: also write the sampled waiter stacks to FILE as "
 	  "folded stacks for flame graphs, weighted by wait time in ns "
-	  "(atomically; - for standard output)",
+	  "(atomically; -: standard output, instead of hist's histograms)",
 	  2},
 	 HIST | RECORD},
 	{{"format", LS_OPT_FORMAT, "FMT", 0,

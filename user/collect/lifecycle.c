@@ -352,6 +352,8 @@ void ls_collector_stop(struct ls_collector *c)
 	for (uint32_t i = 0; c->stack_frames && i < c->o.max_stacks; i++)
 		free(c->stack_frames[i]);
 	free(c->stack_frames);
+	free(c->raw);
+	free(c->mark);
 	free(c->pcpu);
 	free(c->keys);
 	free(c->vals);

@@ -127,6 +127,8 @@ static int add_caller(struct ls_collector *c, const void *k, const void *v,
 		ls_row_add_caller(r, resolve_stack(c, ck->stack_id), cv->count);
 		r->caller_wait_ns += cv->wait_ns;
 	}
+	if (ls_stacks_keep(c, ck, cv))
+		return -ENOMEM;
 	if (r && c->idle && c->idle[r - s->rows])
 		ls_forget_caller(c, ck);
 	return 0;
@@ -285,6 +287,7 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 		return err;
 	ls_snap_index(s);
 	ls_forget_mark(c, s);
+	c->nraw = 0;
 	err = ls_read_hash(c, c->skel->maps.lock_callers,
 			   sizeof(struct ls_caller_key),
 			   sizeof(struct ls_caller_val), add_caller, s);

@@ -2,13 +2,13 @@
 /*
  * stacks.c - the sampled waiter stacks of lock_callers, whole, for flame
  * graphs: each stack's frames resolved once (kallsyms), its samples and the
- * wait time of its sampled waits (added in BPF at their ends).
+ * wait time of its sampled waits (added in BPF at their ends), as the
+ * last read saw them, less what they held at a mark (the start of a record).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include "collect/collector_int.h"
 #include "model/naming.h"
 #include "model/stacks.h"
@@ -31,34 +31,70 @@ static const char *frames_of(struct ls_collector *c, __s32 id)
 	return c->stack_frames[id] ? c->stack_frames[id] : "[unknown]";
 }
 
-struct stacks_arg {
-	struct ls_snapshot *named;
-	struct ls_stacks *out;
-};
-
-static int add_stack(struct ls_collector *c, const void *k, const void *v,
-		     void *arg)
+int ls_stacks_keep(struct ls_collector *c, const struct ls_caller_key *k,
+		   const struct ls_caller_val *v)
 {
-	const struct ls_caller_key *ck = k;
-	const struct ls_caller_val *cv = v;
-	struct stacks_arg *a = arg;
-	struct ls_lock_key lk = {.addr = ck->addr, .kind = ck->kind};
-	const struct ls_row *r = ls_snap_find(a->named, &lk);
+	if (c->nraw == c->raw_cap) {
+		size_t cap = c->raw_cap ? c->raw_cap * 2 : 256;
+		struct ls_raw_caller *p = realloc(c->raw, cap * sizeof(*p));
 
-	if (!r || !cv->count)
-		return 0;
-	return ls_stacks_add(a->out, r->name, ck->kind,
-			     frames_of(c, ck->stack_id), cv->count,
-			     cv->wait_ns);
+		if (!p)
+			return -ENOMEM;
+		c->raw = p;
+		c->raw_cap = cap;
+	}
+	c->raw[c->nraw].k = *k;
+	c->raw[c->nraw++].v = *v;
+	return 0;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return memcmp(&((const struct ls_raw_caller *)a)->k,
+		      &((const struct ls_raw_caller *)b)->k,
+		      sizeof(struct ls_caller_key));
+}
+
+int ls_collector_mark_stacks(struct ls_collector *c)
+{
+	struct ls_raw_caller *m = NULL;
+
+	if (c->nraw) {
+		m = malloc(c->nraw * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		memcpy(m, c->raw, c->nraw * sizeof(*m));
+		qsort(m, c->nraw, sizeof(*m), cmp_key);
+	}
+	free(c->mark);
+	c->mark = m;
+	c->nmark = c->nraw;
+	return 0;
 }
 
 int ls_collector_stacks(struct ls_collector *c, struct ls_snapshot *named,
 			struct ls_stacks *out)
 {
-	struct stacks_arg a = {named, out};
-
 	ls_snap_index(named); /* rows may have moved (sort, filter) */
-	return ls_read_hash(c, c->skel->maps.lock_callers,
-			    sizeof(struct ls_caller_key),
-			    sizeof(struct ls_caller_val), add_stack, &a);
+	for (size_t i = 0; i < c->nraw; i++) {
+		const struct ls_raw_caller *e = &c->raw[i], *m = NULL;
+		struct ls_lock_key lk = {.addr = e->k.addr, .kind = e->k.kind};
+		const struct ls_row *r = ls_snap_find(named, &lk);
+		uint64_t n = e->v.count, w = e->v.wait_ns;
+		int err;
+
+		if (c->nmark)
+			m = bsearch(e, c->mark, c->nmark, sizeof(*m), cmp_key);
+		if (m) {
+			n = n > m->v.count ? n - m->v.count : 0;
+			w = w > m->v.wait_ns ? w - m->v.wait_ns : 0;
+		}
+		if (!r || !n)
+			continue;
+		err = ls_stacks_add(out, r->name, e->k.kind,
+				    frames_of(c, e->k.stack_id), n, w);
+		if (err)
+			return err;
+	}
+	return 0;
 }
