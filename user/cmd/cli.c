@@ -463,8 +463,8 @@ static int check_command(const struct ls_opts *o)
 	else if (o->cmd == LS_CMD_RECORD && !o->output)
 		why = "record needs -o FILE";
 	else if (o->cmd == LS_CMD_REPORT && !o->nfiles)
-		why = "report needs record files (report RECORD.json... -o "
-		      "FILE.html)";
+		why = "report needs record files (report -o FILE.html "
+		      "RECORD.json...)";
 	else if (o->cmd == LS_CMD_REPORT && !o->output)
 		why = "report needs -o FILE.html";
 	else if (o->cmd == LS_CMD_COMPARE && !o->nfiles)

@@ -50,9 +50,9 @@ const char *const ls_examples[] = {
 	"lockscope record -o base1.json -- stress-ng --netlink-task 2 -t 5s",
 	"lockscope record -o run.json -d 60 -i 1",
 	"lockscope compare base1.json base2.json -- new1.json new2.json",
-	"lockscope report run.json -o report.html",
-	"lockscope report base1.json base2.json -- new1.json new2.json -o "
-	"ab.html",
+	"lockscope report -o report.html run.json",
+	"lockscope report -o ab.html base1.json base2.json -- new1.json "
+	"new2.json",
 	"lockscope hist -d 5 --folded waits.folded",
 };
 
@@ -75,8 +75,8 @@ const char *const ls_cmd_args[LS_CMD_NR] = {
 	[LS_CMD_SERVE] = "serve",
 	[LS_CMD_RECORD] = "record -o FILE [-- PROGRAM [ARGS...]]",
 	[LS_CMD_COMPARE] = "compare BASE.json... -- NEW.json...",
-	[LS_CMD_REPORT] = "report RECORD.json... -o FILE.html\n"
-			  "report BASE.json... -- NEW.json... -o FILE.html",
+	[LS_CMD_REPORT] = "report -o FILE.html RECORD.json...\n"
+			  "report -o FILE.html BASE.json... -- NEW.json...",
 };
 
 /* doctor takes what changes which sources it finds: -F, --no-tracepoints,
