@@ -518,6 +518,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 			bump(&losses, LS_LOSS_ORPHANED);
 			top->start_ns = now;
 			top->phase_ns = now;
+			top->stack_ref = 0; /* this wait was not sampled */
 			return 0;
 		}
 		if (top->addr == lock) {
