@@ -190,7 +190,7 @@ if [ "$run_ok" = 1 ]; then
 fi
 # the checker itself: a page that loads an image is caught
 if have_chromium "report: the network check catches a request"; then
-	printf '<html><body><img src="http://192.0.2.1/x.png"></body></html>' >"$O/neg.html"
+	printf '<html><body><img src="http://127.0.0.1:9/x.png"></body></html>' >"$O/neg.html"
 	render "$O/neg.html" "$O/neg.png"
 	if no_page_requests "$O/neg.png.netlog.json" >/dev/null; then
 		fail "report: the network check missed a page's request"

@@ -5,6 +5,7 @@
  * 0, 2 on bad input (a record that does not read, a bad -o path), 1 when
  * the page cannot be written.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "cmd/commands.h"
@@ -41,7 +42,7 @@ int ls_cmd_report(const struct ls_opts *o)
 	recs[0] = calloc((size_t)n[0], sizeof(struct ls_rec));
 	recs[1] = calloc((size_t)n[1] + 1, sizeof(struct ls_rec));
 	if (!recs[0] || !recs[1]) {
-		ls_fail_errno("read", "records", -12);
+		ls_fail_errno("read", "records", -ENOMEM);
 		rc = 1;
 		goto out;
 	}

@@ -66,7 +66,8 @@ void ls_svg_hist(FILE *f, const char *cls, const uint64_t *a, const uint64_t *b,
 		 const char *label_a, const char *label_b,
 		 enum ls_hist_style style)
 {
-	double ta = 0, tb = 0, ymax = 0, va[64], vb[64], bw;
+	double ta = 0, tb = 0, ymax = 0, bw;
+	double va[LS_HIST_SLOTS], vb[LS_HIST_SLOTS];
 	int lo = -1, hi = -1, n;
 	const int ph = H - MT - MB;
 	const char *ca = style == LS_HIST_STACKED ? LS_HTML_SPIN : LS_HTML_BASE;
