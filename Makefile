@@ -8,6 +8,7 @@ DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 BUILD := build
 
 CFLAGS ?= -O2 -g
@@ -45,7 +46,7 @@ WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/lock_spread
 	tests-build check-format format install \
 	uninstall fuzz fuzz-build bench soak
 
-all: lockscope
+all: lockscope $(BUILD)/lockscope.bash
 
 # Only the architectures whose vmlinux.h ships can build the BPF objects.
 ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
@@ -57,7 +58,7 @@ endif
 $(BUILD):
 	mkdir -p $(BUILD)/tests
 
-$(BUILD)/lockscope.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+$(BUILD)/lockscope.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h $(wildcard bpf/*.bpf.h) vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/lockscope.skel.h: $(BUILD)/lockscope.bpf.o
@@ -77,10 +78,15 @@ $(BUILD)/view/tui.o: CFLAGS += $(CURSES_CFLAGS)
 
 $(BUILD)/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 lockscope: $(MODEL_OBJS) $(AGENT_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CURSES_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CURSES_LIBS)
+
+# Bash completion of commands and options, made from lockscope's own help
+# (the options table), so it cannot fall behind it.
+$(BUILD)/lockscope.bash: lockscope scripts/gen-completion.sh
+	scripts/gen-completion.sh ./lockscope > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
 	@mkdir -p $(dir $@)
@@ -149,8 +155,9 @@ test-vm: lockscope $(WORKLOADS)
 test: tests-build
 	tests/run.sh all
 
-# Binary, man page and systemd unit; PREFIX and DESTDIR as usual.
-install: lockscope
+# Binary, man page, systemd unit and bash completion; PREFIX and DESTDIR
+# as usual.
+install: lockscope $(BUILD)/lockscope.bash
 
 # Only the architectures whose vmlinux.h ships can build the BPF objects.
 ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
@@ -159,7 +166,8 @@ $(error lockscope: failed to find vmlinux/$(ARCH)/vmlinux.h: no BTF header ships
 endif
 endif
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(SYSTEMDUNITDIR)
+		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0644 $(BUILD)/lockscope.bash $(DESTDIR)$(BASHCOMPDIR)/lockscope
 	install -m 0755 lockscope $(DESTDIR)$(SBINDIR)/lockscope
 	install -m 0644 man/lockscope.8 $(DESTDIR)$(MANDIR)/man8/lockscope.8
 	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/lockscope.service.in \
@@ -171,7 +179,8 @@ endif
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/lockscope \
 		$(DESTDIR)$(MANDIR)/man8/lockscope.8 \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service
+		$(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service \
+		$(DESTDIR)$(BASHCOMPDIR)/lockscope
 
 FORMAT_FILES = $(wildcard bpf/*.c bpf/*.h user/*/*.c user/*/*.h \
 	tests/unit/*/*.c tests/fuzz/*.c tests/workloads/*.c)

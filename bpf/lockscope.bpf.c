@@ -61,7 +61,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, LS_DEF_MAX_CALLERS);
 	__type(key, struct ls_caller_key);
-	__type(value, __u64);
+	__type(value, struct ls_caller_val);
 } lock_callers SEC(".maps");
 
 struct {
@@ -284,31 +284,36 @@ static __always_inline void add_waiter(struct ls_lock_stats *s)
 	atomic_max(&s->peak_waiters_all, w);
 }
 
-static __always_inline void sample_caller(void *ctx, struct ls_lock_key *k,
-					  __u64 nth)
+/* Returns the sampled stack's reference for the wait (id + 1), 0 if none. */
+static __always_inline __u32 sample_caller(void *ctx, struct ls_lock_key *k,
+					   __u64 nth)
 {
+	struct ls_caller_val one = {.count = 1};
 	struct ls_caller_key ck;
-	__u64 one = 1, *cnt;
+	struct ls_caller_val *cv;
 	long id;
 
 	/* The first contention (it names the lock), then every Nth: a stack
 	 * walk costs about 5 us in a guest, far too much for every event. */
 	if (!stack_every || nth % stack_every)
-		return;
+		return 0;
 	id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP);
 	if (id < 0) {
 		bump(&losses, LS_LOSS_STACK);
-		return;
+		return 0;
 	}
 	bump(&counters, LS_CTR_STACKS);
 	ck.addr = k->addr;
 	ck.kind = k->kind;
 	ck.stack_id = id;
-	cnt = bpf_map_lookup_elem(&lock_callers, &ck);
-	if (cnt)
-		__sync_fetch_and_add(cnt, 1);
-	else if (bpf_map_update_elem(&lock_callers, &ck, &one, BPF_NOEXIST))
+	cv = bpf_map_lookup_elem(&lock_callers, &ck);
+	if (cv) {
+		__sync_fetch_and_add(&cv->count, 1);
+	} else if (bpf_map_update_elem(&lock_callers, &ck, &one, BPF_NOEXIST)) {
 		bump(&losses, LS_LOSS_CALLER_MAP_FULL);
+		return 0;
+	}
+	return (__u32)id + 1;
 }
 
 /*
@@ -513,6 +518,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 			bump(&losses, LS_LOSS_ORPHANED);
 			top->start_ns = now;
 			top->phase_ns = now;
+			top->stack_ref = 0; /* this wait was not sampled */
 			return 0;
 		}
 		if (top->addr == lock) {
@@ -533,14 +539,17 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 	key.addr = lock;
 	key.kind = kind;
 	s = stats_get(&key);
+	top = &ws->w[d & (LS_DEPTH - 1)];
+	top->stack_ref = 0;
 	if (s) {
 		__u64 nth = __sync_fetch_and_add(&s->begins, 1);
 
 		add_waiter(s);
-		sample_caller(ctx, &key, nth);
+		top->stack_ref = sample_caller(ctx, &key, nth);
+		if (top->stack_ref) /* the stack walk is ours, not the wait */
+			now = bpf_ktime_get_ns();
 	}
 
-	top = &ws->w[d & (LS_DEPTH - 1)];
 	top->addr = lock;
 	top->tid = tid;
 	top->kind = kind;
@@ -593,6 +602,8 @@ static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock, __u32 tid,
 	return 0;
 }
 
+#include "caller_wait.bpf.h"
+
 static __always_inline void record(struct ls_wait *w, __u64 now, long ret)
 {
 	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
@@ -621,6 +632,7 @@ static __always_inline void record(struct ls_wait *w, __u64 now, long ret)
 	atomic_max(&s->max_ns, dur);
 	atomic_min(&s->min_ns, dur);
 	bump(&counters, LS_CTR_RECORDED);
+	credit_caller_wait(w, dur);
 }
 
 /* A tracepoint wait inside a probed slow-path call of the same lock: its

@@ -153,11 +153,18 @@ struct ls_lock_stats {
 	__u64 hist_sleep[LS_HIST_SLOTS]; /* log2 histogram of sleep phases */
 };
 
-/* lock_callers key: sampled caller stacks of a lock. Value: __u64 count. */
+/* lock_callers key: sampled caller stacks of a lock. */
 struct ls_caller_key {
 	__u64 addr;
 	__u32 kind;
 	__s32 stack_id; /* in the stacks map */
+};
+
+/* lock_callers value: how often the stack was sampled, and the whole wait
+ * time of those sampled waits (added at their ends): flame graph weights. */
+struct ls_caller_val {
+	__u64 count;
+	__u64 wait_ns;
 };
 
 /* One in-flight wait. */
@@ -168,7 +175,7 @@ struct ls_wait {
 	__u32 kind;
 	__u32 phase; /* enum ls_phase */
 	__u32 tid;   /* the waiter: per-CPU records of other tasks are stale */
-	__u32 pad;
+	__u32 stack_ref; /* sampled caller stack: its id + 1; 0 if none */
 };
 
 /* task_state value (key: __u32 tid) and cpu_state value. */
@@ -255,6 +262,7 @@ _Static_assert(LS_SPIN_FUNC_OTHER >= LS_MAX_SPIN_RANGES &&
 /* Same layout on both sides: no hidden padding, 8-byte multiples. */
 _Static_assert(sizeof(struct ls_lock_key) == 16, "ls_lock_key layout");
 _Static_assert(sizeof(struct ls_caller_key) == 16, "ls_caller_key layout");
+_Static_assert(sizeof(struct ls_caller_val) == 16, "ls_caller_val layout");
 _Static_assert(sizeof(struct ls_wait) == 40, "ls_wait layout");
 _Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 40, "ls_waits layout");
 _Static_assert(sizeof(struct ls_probe_task) == 48, "ls_probe_task layout");

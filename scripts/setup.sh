@@ -14,6 +14,9 @@ test_pkgs="$test_pkgs python3-jsonschema libclang-rt-14-dev"
 test_pkgs="$test_pkgs python3-scipy"
 # make bench: perf lock record as a reference observer
 test_pkgs="$test_pkgs linux-perf"
+# report screenshots (headless Chromium, pixels checked with PIL) and the
+# Debian package (build, lintian)
+test_pkgs="$test_pkgs chromium python3-pil dpkg-dev debhelper lintian"
 case "$what" in
 build) pkgs=$build_pkgs ;;
 test) pkgs="$build_pkgs $test_pkgs" ;;

@@ -83,7 +83,8 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 	struct ls_opts *o = p->o;
 	char obj[96];
 
-	if (state->arg_num > 0 && o->cmd == LS_CMD_COMPARE) {
+	if (state->arg_num > 0 &&
+	    (o->cmd == LS_CMD_COMPARE || o->cmd == LS_CMD_REPORT)) {
 		if (!o->files)
 			o->files =
 				calloc((size_t)state->argc, sizeof(*o->files));
@@ -107,7 +108,8 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 		}
 	snprintf(obj, sizeof(obj), "command '%.64s'", arg);
 	ls_fail("run", obj,
-		"unknown command (top, hist, doctor, serve, record, compare)");
+		"unknown command (top, hist, doctor, serve, record, compare, "
+		"report)");
 	p->printed = 1;
 	return EINVAL;
 }
@@ -204,6 +206,9 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return parse_u32(p, name, arg, 0, 10000, &o->max_series);
 	case 'o':
 		o->output = arg;
+		return 0;
+	case LS_OPT_FOLDED:
+		o->folded = arg;
 		return 0;
 	case LS_OPT_FORMAT:
 		for (int f = LS_FMT_TEXT; f <= LS_FMT_LKP; f++)
@@ -465,6 +470,11 @@ static int check_command(const struct ls_opts *o)
 					      : "serve runs no program";
 	else if (o->cmd == LS_CMD_RECORD && !o->output)
 		why = "record needs -o FILE";
+	else if (o->cmd == LS_CMD_REPORT && !o->nfiles)
+		why = "report needs record files (report -o FILE.html "
+		      "RECORD.json...)";
+	else if (o->cmd == LS_CMD_REPORT && !o->output)
+		why = "report needs -o FILE.html";
 	else if (o->cmd == LS_CMD_COMPARE && !o->nfiles)
 		why = "compare needs BASE files before -- (compare "
 		      "BASE.json... -- NEW.json...)";
@@ -473,6 +483,19 @@ static int check_command(const struct ls_opts *o)
 		      "BASE.json... -- NEW.json...)";
 	if (why) {
 		ls_fail("parse", "arguments", why);
+		for (int i = 0; o->argv && i < o->argc; i++)
+			if (o->argv[i][0] == '-') {
+				ls_hint("options go before --: everything "
+					"after it is a NEW file");
+				break;
+			}
+		return -EINVAL;
+	}
+	if (o->folded && !strcmp(o->folded, "-") &&
+	    ((o->output && !strcmp(o->output, "-")) || o->json)) {
+		ls_fail("parse", "--folded '-'",
+			o->json ? "--json writes to standard output already"
+				: "-o writes to standard output already");
 		return -EINVAL;
 	}
 	if (o->cmd == LS_CMD_RECORD && o->format == LS_FMT_TEXT) {
@@ -534,7 +557,8 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 		o->argc = argc - split - 1;
 		if (!o->argc) {
 			ls_fail("parse", "arguments",
-				o->cmd == LS_CMD_COMPARE
+				o->cmd == LS_CMD_COMPARE ||
+						o->cmd == LS_CMD_REPORT
 					? "no NEW files after --"
 					: "no program after --");
 			return -EINVAL;

@@ -15,6 +15,7 @@ enum ls_cmd {
 	LS_CMD_SERVE,
 	LS_CMD_RECORD,
 	LS_CMD_COMPARE,
+	LS_CMD_REPORT,
 	LS_CMD_NR,
 };
 
@@ -42,13 +43,14 @@ struct ls_opts {
 		      */
 	int argc;
 	/* record and compare */
-	const char *output; /* record -o FILE */
+	const char *output; /* record, report -o FILE */
+	const char *folded; /* hist, record --folded FILE: waiter stacks */
 	int format;	    /* enum ls_format */
 	int interval_set;   /* -i given */
 	double threshold;   /* compare --threshold, percent */
 	double min_share;   /* compare --min-share, percent */
 	int min_share_set;
-	char **files; /* compare: BASE files (NEW files are argv) */
+	char **files; /* compare, report: (BASE) files (NEW files are argv) */
 	int nfiles;
 	char **all_argv; /* lockscope's own command line */
 	int all_argc;

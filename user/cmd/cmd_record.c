@@ -11,6 +11,7 @@
 #include <argp.h>
 #include <sys/utsname.h>
 #include "cmd/commands.h"
+#include "cmd/folded_out.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "export/record_write.h"
@@ -52,31 +53,48 @@ static int add_interval(struct ls_series *series, struct ls_snapshot *prev,
 	return err ? err : ls_snap_copy(prev, cur);
 }
 
-static int write_record(const struct ls_opts *o, struct ls_out *out,
+static int write_record(const struct ls_opts *o, struct ls_collector *c,
+			struct ls_out *out, struct ls_folded_out *fo,
 			struct ls_rec_meta *m, const struct ls_snapshot *start,
 			const struct ls_snapshot *final,
 			struct ls_series *series, size_t *nlocks)
 {
+	struct ls_stacks stacks;
 	struct ls_snapshot tot;
 	struct json_object *doc;
 	char why[256], obj[300];
 	int err, ret;
 
 	ls_snap_init(&tot);
+	ls_stacks_init(&stacks);
 	err = ls_snap_delta(final, start, &tot);
 	if (!err)
 		err = ls_series_finish(series, final, &o->filter);
+	if (!err) {
+		/* stacks from the first read to the last, like the totals */
+		ls_snap_filter(&tot, &o->filter);
+		err = ls_collector_stacks(c, &tot, &stacks);
+		ls_stacks_sort(&stacks);
+	}
 	if (err) {
+		ls_stacks_free(&stacks);
 		ls_snap_free(&tot);
 		ls_out_abort(out);
 		ls_fail_errno("build", "the record", err);
 		return err;
 	}
-	ls_snap_filter(&tot, &o->filter);
 	ls_rows_sort(tot.rows, tot.nrows, LS_SORT_TOTAL, 0);
 	*nlocks = tot.nrows;
+	m->stacks = &stacks;
 	doc = ls_record_json(m, &tot, series);
 	ls_snap_free(&tot);
+	err = ls_folded_finish(fo, &stacks);
+	ls_stacks_free(&stacks);
+	if (err) {
+		json_object_put(doc);
+		ls_out_abort(out);
+		return err;
+	}
 	err = ls_record_print(out->f, doc, rec_format(o->format), why,
 			      sizeof(why));
 	json_object_put(doc);
@@ -101,6 +119,7 @@ int ls_cmd_record(const struct ls_opts *o)
 	const struct ls_snapshot *final = &start;
 	struct ls_child child = {0};
 	struct ls_series series;
+	struct ls_folded_out fo;
 	struct ls_collector *c;
 	struct ls_rec_meta m = {0};
 	struct utsname un;
@@ -119,14 +138,22 @@ int ls_cmd_record(const struct ls_opts *o)
 	err = ls_out_open(&out, o->output);
 	if (err)
 		return ls_out_open_status(err);
+	rc = ls_folded_open(&fo, o->folded);
+	if (rc) {
+		ls_out_abort(&out);
+		return rc;
+	}
 	c = ls_collector_start(&o->col, &why);
 	if (!c) {
+		ls_folded_abort(&fo);
 		ls_out_abort(&out);
 		return why == LS_START_BAD_INPUT ? 2 : 1;
 	}
 	m.started = time(NULL);
 	err = ls_collector_read(c, &start);
 	t_start = mono_s();
+	if (!err)
+		err = ls_collector_mark_stacks(c);
 	if (!err)
 		err = ls_snap_copy(&prev, &start);
 	if (err) {
@@ -199,7 +226,7 @@ int ls_cmd_record(const struct ls_opts *o)
 	m.nsrc = LS_SRC_MAX;
 	m.col = &o->col;
 	m.filter = &o->filter;
-	if (write_record(o, &out, &m, &start, final, &series, &nlocks))
+	if (write_record(o, c, &out, &fo, &m, &start, final, &series, &nlocks))
 		rc = 1;
 	else if (strcmp(o->output, "-"))
 		fprintf(stderr,
@@ -210,6 +237,7 @@ int ls_cmd_record(const struct ls_opts *o)
 out_abort:
 	ls_out_abort(&out);
 out:
+	ls_folded_abort(&fo);
 	rc = ls_exit_status(&child, rc);
 	ls_series_free(&series);
 	ls_snap_free(&start);

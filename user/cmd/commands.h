@@ -11,5 +11,6 @@ int ls_cmd_top(const struct ls_opts *o);
 int ls_cmd_serve(const struct ls_opts *o);
 int ls_cmd_record(const struct ls_opts *o);
 int ls_cmd_compare(const struct ls_opts *o);
+int ls_cmd_report(const struct ls_opts *o);
 
 #endif

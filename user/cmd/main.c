@@ -18,6 +18,8 @@ static int run(const struct ls_opts *o)
 		return ls_cmd_record(o);
 	case LS_CMD_COMPARE:
 		return ls_cmd_compare(o);
+	case LS_CMD_REPORT:
+		return ls_cmd_report(o);
 	default:
 		return ls_cmd_top(o);
 	}

@@ -12,6 +12,7 @@
 #define SERVE (1U << LS_CMD_SERVE)
 #define RECORD (1U << LS_CMD_RECORD)
 #define COMPARE (1U << LS_CMD_COMPARE)
+#define REPORT (1U << LS_CMD_REPORT)
 #define TRACING (TOP | HIST | SERVE | RECORD) /* they start a collector */
 #define ALL LS_CMDS_ALL
 
@@ -19,6 +20,7 @@ const char *const ls_cmd_names[LS_CMD_NR] = {
 	[LS_CMD_TOP] = "top",	    [LS_CMD_HIST] = "hist",
 	[LS_CMD_DOCTOR] = "doctor", [LS_CMD_SERVE] = "serve",
 	[LS_CMD_RECORD] = "record", [LS_CMD_COMPARE] = "compare",
+	[LS_CMD_REPORT] = "report",
 };
 
 /* What each command does, in a line of the list of commands. */
@@ -32,6 +34,8 @@ const char *const ls_cmd_about[LS_CMD_NR] = {
 	[LS_CMD_RECORD] = "record per-lock stats of a run (a benchmark) to a "
 			  "file",
 	[LS_CMD_COMPARE] = "compare records: BASE runs against NEW runs",
+	[LS_CMD_REPORT] = "one HTML page of pictures of records (or of a "
+			  "compare)",
 };
 
 const char *const ls_examples[] = {
@@ -46,6 +50,10 @@ const char *const ls_examples[] = {
 	"lockscope record -o base1.json -- stress-ng --netlink-task 2 -t 5s",
 	"lockscope record -o run.json -d 60 -i 1",
 	"lockscope compare base1.json base2.json -- new1.json new2.json",
+	"lockscope report -o report.html run.json",
+	"lockscope report -o ab.html base1.json base2.json -- new1.json "
+	"new2.json",
+	"lockscope hist -d 5 --folded waits.folded",
 };
 
 const char ls_help_exit[] =
@@ -67,6 +75,8 @@ const char *const ls_cmd_args[LS_CMD_NR] = {
 	[LS_CMD_SERVE] = "serve",
 	[LS_CMD_RECORD] = "record -o FILE [-- PROGRAM [ARGS...]]",
 	[LS_CMD_COMPARE] = "compare BASE.json... -- NEW.json...",
+	[LS_CMD_REPORT] = "report -o FILE.html RECORD.json...\n"
+			  "report -o FILE.html BASE.json... -- NEW.json...",
 };
 
 /* doctor takes what changes which sources it finds: -F, --no-tracepoints,
@@ -86,9 +96,10 @@ const struct ls_opt_def ls_opt_defs[] = {
 	 TOP | SERVE | RECORD},
 	{{"count", 'n', "N", 0,
 	  "hist: show the N most contended locks (default 10); top: stop after "
-	  "N frames (default: never)",
+	  "N frames (default: never); report: draw the N most waited-on "
+	  "locks (default 10)",
 	  1},
-	 TOP | HIST},
+	 TOP | HIST | REPORT},
 	{{"pid", 'p', "PID", 0, "Only waits of this process", 1}, TRACING},
 	{{"lock", 'L', "NAME|ADDR", 0,
 	  "Only locks whose name contains NAME, or at hex ADDR", 1},
@@ -114,10 +125,16 @@ const struct ls_opt_def ls_opt_defs[] = {
 	{{"verbose", 'v', NULL, 0, "libbpf debug messages", 2},
 	 TRACING | DOCTOR},
 	{{"output", 'o', "FILE", 0,
-	  "record: write the record to FILE (atomically; - for standard "
-	  "output)",
+	  "record: write the record to FILE; report: the HTML page to FILE "
+	  "(atomically; - for standard output)",
 	  2},
-	 RECORD},
+	 RECORD | REPORT},
+	{{"folded", LS_OPT_FOLDED, "FILE", 0,
+	  "hist, record: also write the sampled waiter stacks to FILE as "
+	  "folded stacks for flame graphs, weighted by wait time in ns "
+	  "(atomically; -: standard output, instead of hist's histograms)",
+	  2},
+	 HIST | RECORD},
 	{{"format", LS_OPT_FORMAT, "FMT", 0,
 	  "record: json (default), csv or lkp; compare: text (default), json "
 	  "or csv",
@@ -125,14 +142,15 @@ const struct ls_opt_def ls_opt_defs[] = {
 	 RECORD | COMPARE},
 	{{"threshold", LS_OPT_THRESHOLD, "PCT", 0,
 	  "compare: hide changes within PCT percent (and within the stddevs); "
-	  "exit 1 if a metric grows beyond it",
+	  "exit 1 if a metric grows beyond it; report: the same rule marks "
+	  "rows",
 	  2},
-	 COMPARE},
+	 COMPARE | REPORT},
 	{{"min-share", LS_OPT_MIN_SHARE, "PCT", 0,
 	  "compare: leave out locks below PCT percent of all contentions and "
 	  "of all wait time on both sides (default 1)",
 	  2},
-	 COMPARE},
+	 COMPARE | REPORT},
 	{{NULL, 0, NULL, 0, "Collection:", 3}, ALL},
 	{{"freq", 'F', "HZ", 0,
 	  "CPU sampler frequency per CPU (default 99, 0: off)", 3},

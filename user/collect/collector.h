@@ -74,6 +74,18 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *snap);
  */
 void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 			struct ls_owner *o);
+/*
+ * The sampled waiter stacks as the last ls_collector_read() saw them, of
+ * the locks in @named (that snapshot, filtered as wanted: stacks of other
+ * locks are left out), named like its rows, added to @out with their
+ * samples and wait time since ls_collector_mark_stacks() (else since
+ * start).  Stack frames are resolved once per stack.  0 or -errno.
+ */
+struct ls_stacks;
+int ls_collector_stacks(struct ls_collector *c, struct ls_snapshot *named,
+			struct ls_stacks *out);
+/* Count stacks from the last read on (record: from its first read). */
+int ls_collector_mark_stacks(struct ls_collector *c);
 /* Start a new interval for peak waiters. */
 void ls_collector_next_epoch(struct ls_collector *c);
 const struct ls_source *ls_collector_sources(const struct ls_collector *c);

@@ -36,8 +36,12 @@ struct ls_collector {
 	unsigned nfuncs;
 	char func_name[LS_MAX_SPIN_RANGES][48];
 	const char **stack_caller; /* stack id -> caller, resolved once */
-	uint64_t *pcpu;		   /* scratch for per-CPU values */
-	void *keys, *vals;	   /* batch scratch */
+	char **stack_frames;	   /* stack id -> folded frames, once */
+	/* lock_callers as the last read saw it, and as marked (stacks.c) */
+	struct ls_raw_caller *raw, *mark;
+	size_t nraw, raw_cap, nmark;
+	uint64_t *pcpu;	   /* scratch for per-CPU values */
+	void *keys, *vals; /* batch scratch */
 	uint64_t epoch;
 	struct owner_bpf
 		*owner; /* owner reader (owner.bpf.c), loaded on first use */
@@ -73,6 +77,22 @@ void ls_spin_ranges_set(struct ls_collector *c);
 void ls_forget_mark(struct ls_collector *c, struct ls_snapshot *s);
 void ls_forget_caller(struct ls_collector *c, const struct ls_caller_key *k);
 void ls_forget_idle(struct ls_collector *c);
+/* One lock_callers entry. */
+struct ls_raw_caller {
+	struct ls_caller_key k;
+	struct ls_caller_val v;
+};
+/* Keep an entry of lock_callers as read (stacks.c); 0 or -ENOMEM. */
+int ls_stacks_keep(struct ls_collector *c, const struct ls_caller_key *k,
+		   const struct ls_caller_val *v);
+
+/* Call @fn on every entry of a hash map, batch lookups where the kernel
+ * has them (read.c); 0 or the first error. */
+int ls_read_hash(struct ls_collector *c, struct bpf_map *map, size_t ksz,
+		 size_t vsz,
+		 int (*fn)(struct ls_collector *, const void *, const void *,
+			   void *),
+		 void *arg);
 /* comm of @tid in process @tgid from /proc; 0 or -errno (comm.c). */
 int ls_read_comm(uint32_t tgid, uint32_t tid, char *buf, size_t len);
 

@@ -279,13 +279,15 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	if (!probes_honoured(c, 0))
 		goto fail;
 	c->stack_caller = calloc(o->max_stacks, sizeof(*c->stack_caller));
+	c->stack_frames = calloc(o->max_stacks, sizeof(*c->stack_frames));
 	c->pcpu = calloc((size_t)c->ncpus_possible, sizeof(uint64_t));
 	c->keys = calloc(LS_BATCH, sizeof(struct ls_caller_key) >
 						   sizeof(struct ls_lock_key)
 					   ? sizeof(struct ls_caller_key)
 					   : sizeof(struct ls_lock_key));
 	c->vals = calloc(LS_BATCH, sizeof(struct ls_lock_stats));
-	if (!c->stack_caller || !c->pcpu || !c->keys || !c->vals) {
+	if (!c->stack_caller || !c->stack_frames || !c->pcpu || !c->keys ||
+	    !c->vals) {
 		ls_fail("allocate", "collector buffers", strerror(ENOMEM));
 		goto fail;
 	}
@@ -347,6 +349,11 @@ void ls_collector_stop(struct ls_collector *c)
 		close(c->stats_fd);
 	ls_ksyms_free(&c->ks);
 	free(c->stack_caller);
+	for (uint32_t i = 0; c->stack_frames && i < c->o.max_stacks; i++)
+		free(c->stack_frames[i]);
+	free(c->stack_frames);
+	free(c->raw);
+	free(c->mark);
 	free(c->pcpu);
 	free(c->keys);
 	free(c->vals);

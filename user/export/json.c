@@ -2,7 +2,9 @@
 /* json.c - snapshots as JSON (json-c): hist --json and the lock rows of
  * record files. */
 #include <stdio.h>
+#include <string.h>
 #include "export/json.h"
+#include "model/stacks.h"
 
 static void add_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -66,6 +68,7 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	json_object_object_add(o, "hist_sleep_log2_ns",
 			       hist_json(st->hist_sleep));
 	add_u64(o, "caller_samples", r->caller_samples);
+	add_u64(o, "caller_wait_ns", r->caller_wait_ns);
 	for (unsigned i = 0; i < r->ncallers; i++) {
 		struct json_object *c = json_object_new_object();
 
@@ -168,6 +171,36 @@ struct json_object *ls_sources_to_json(const struct ls_source *src, unsigned n)
 				       json_object_new_boolean(src[i].active));
 		json_object_object_add(o, "reason",
 				       json_object_new_string(src[i].reason));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *ls_stacks_to_json(const struct ls_stacks *st)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < st->n; i++) {
+		const struct ls_stack *e = &st->v[i];
+		struct json_object *o = json_object_new_object();
+		struct json_object *fr = json_object_new_array();
+		const char *p = e->frames;
+
+		json_object_object_add(o, "lock",
+				       json_object_new_string(e->lock));
+		json_object_object_add(
+			o, "kind",
+			json_object_new_string(ls_kind_name(e->kind)));
+		while (*p) {
+			size_t n = strcspn(p, ";");
+
+			json_object_array_add(fr,
+					      json_object_new_string_len(p, n));
+			p += n + (p[n] == ';');
+		}
+		json_object_object_add(o, "frames", fr);
+		add_u64(o, "samples", e->samples);
+		add_u64(o, "wait_ns", e->wait_ns);
 		json_object_array_add(a, o);
 	}
 	return a;

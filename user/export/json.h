@@ -9,6 +9,10 @@
 
 /* counters, losses, sampler and every row of @s. */
 struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr);
+/* Sampled waiter stacks: lock, kind, frames (array, root first), samples,
+ * wait_ns. */
+struct ls_stacks;
+struct json_object *ls_stacks_to_json(const struct ls_stacks *st);
 /* The sources table. */
 struct json_object *ls_sources_to_json(const struct ls_source *src, unsigned n);
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <json-c/json.h>
 #include "model/model.h"
+#include "model/stacks.h"
 
 #define LS_REC_SCHEMA "lockscope-record"
 #define LS_REC_VERSION 1
@@ -52,6 +53,14 @@ struct ls_rec_snap {
 	size_t nlocks;
 };
 
+/* Wait histograms of one lock class in the totals (log2 ns slots). */
+struct ls_rec_hist {
+	char name[LS_NAME_MAX];
+	unsigned kind;
+	uint64_t all[LS_HIST_SLOTS];			    /* whole waits */
+	uint64_t spin[LS_HIST_SLOTS], sleep[LS_HIST_SLOTS]; /* phases */
+};
+
 struct ls_rec {
 	int version;
 	char kernel[LS_REC_TEXT_MAX];  /* run.kernel_release */
@@ -65,6 +74,11 @@ struct ls_rec {
 	struct ls_rec_snap totals;
 	struct ls_rec_snap *intervals;
 	size_t nintervals;
+	/* for pictures (record_detail.c): the totals' histograms, by name
+	 * and kind, and the sampled waiter stacks (none in older files) */
+	struct ls_rec_hist *hists;
+	size_t nhists;
+	struct ls_stacks stacks;
 };
 
 /*
@@ -81,6 +95,11 @@ int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 int ls_rec_read_file(const char *path, struct ls_rec *r, char *err,
 		     size_t errlen);
 void ls_rec_free(struct ls_rec *r);
+
+/* The histograms of a lock class in the totals; NULL if the file has none.
+ */
+const struct ls_rec_hist *ls_rec_find_hist(const struct ls_rec *r,
+					   const char *name, unsigned kind);
 
 /* Find a lock class in a snapshot (binary search); NULL if absent. */
 const struct ls_rec_lock *ls_rec_find(const struct ls_rec_snap *s,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* record_int.h - for the record reader's own files (record_load.c,
- * record_read.c): where a one-line reason goes. */
+ * record_read.c, record_detail.c): where a one-line reason goes. */
 #ifndef LS_EXPORT_RECORD_INT_H
 #define LS_EXPORT_RECORD_INT_H
 
@@ -14,5 +14,17 @@ struct ls_rd {
 /* Write a reason; returns -EINVAL. */
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* "mutex@f [ffff8881...]" (written with --addr) -> "mutex@f" */
+void ls_rd_strip_addr(char *name);
+/* A kind as written ("rwsem:W") into enum ls_kind; 0 or -EINVAL. */
+int ls_rd_kind(const char *s, unsigned *kind);
+/* The totals' histograms and stacks of @root into @r (record_detail.c);
+ * 0 or -EINVAL.  ls_rec_detail_free() undoes it. */
+struct json_object;
+struct ls_rec;
+int ls_rec_read_detail(struct ls_rd *rd, struct json_object *totals,
+		       struct ls_rec *r);
+void ls_rec_detail_free(struct ls_rec *r);
 
 #endif

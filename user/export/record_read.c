@@ -90,7 +90,7 @@ static int get_secs(struct ls_rd *rd, struct json_object *o, const char *path,
 	return 0;
 }
 
-static int kind_of(const char *s, unsigned *kind)
+int ls_rd_kind(const char *s, unsigned *kind)
 {
 	for (unsigned k = 0; k < LS_KIND_MAX; k++)
 		if (!strcmp(s, ls_kind_name(k))) {
@@ -100,8 +100,7 @@ static int kind_of(const char *s, unsigned *kind)
 	return -EINVAL;
 }
 
-/* "mutex@f [ffff8881...]" (written with --addr) -> "mutex@f" */
-static void strip_addr(char *name)
+void ls_rd_strip_addr(char *name)
 {
 	size_t n = strlen(name);
 	char *open = strrchr(name, '[');
@@ -231,11 +230,11 @@ static int read_lock(struct ls_rd *rd, struct json_object *o, const char *path,
 			"bytes that are not UTF-8)",
 			path);
 	memcpy(l->name, s, strlen(s) + 1);
-	strip_addr(l->name);
+	ls_rd_strip_addr(l->name);
 	v = member(rd, o, path, "kind", json_type_string, &err);
 	if (!v)
 		return err;
-	if (kind_of(json_object_get_string(v), &l->kind)) {
+	if (ls_rd_kind(json_object_get_string(v), &l->kind)) {
 		char k[40];
 
 		return ls_rd_bad(rd, "%s.kind: unknown lock kind '%s'", path,
@@ -562,6 +561,8 @@ int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 		v = member(&rd, root, "", "totals", json_type_object, &e);
 		if (v)
 			e = read_snap(&rd, v, "totals", &r->totals);
+		if (!e)
+			e = ls_rec_read_detail(&rd, v, r);
 	}
 	if (!e)
 		r->totals.duration_s = r->duration_s;
@@ -574,6 +575,7 @@ int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 
 void ls_rec_free(struct ls_rec *r)
 {
+	ls_rec_detail_free(r);
 	free(r->totals.locks);
 	for (size_t i = 0; i < r->nintervals; i++)
 		free(r->intervals[i].locks);

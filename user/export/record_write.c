@@ -191,7 +191,7 @@ struct json_object *ls_record_json(const struct ls_rec_meta *m,
 				   const struct ls_snapshot *totals,
 				   struct ls_series *s)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *tot;
 
 	json_object_object_add(o, "schema",
 			       json_object_new_string(LS_REC_SCHEMA));
@@ -200,8 +200,11 @@ struct json_object *ls_record_json(const struct ls_rec_meta *m,
 	json_object_object_add(o, "lockscope_version",
 			       json_object_new_string(m->version));
 	json_object_object_add(o, "run", run_json(m));
-	json_object_object_add(o, "totals",
-			       ls_snap_to_json(totals, m->col->with_addr));
+	tot = ls_snap_to_json(totals, m->col->with_addr);
+	if (m->stacks)
+		json_object_object_add(tot, "stacks",
+				       ls_stacks_to_json(m->stacks));
+	json_object_object_add(o, "totals", tot);
 	if (s && s->arr) {
 		json_object_object_add(o, "intervals", s->arr);
 		s->arr = NULL;

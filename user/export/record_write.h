@@ -36,6 +36,7 @@ struct ls_rec_meta {
 	unsigned nsrc;
 	const struct ls_collector_opts *col;
 	const struct ls_filter *filter;
+	const struct ls_stacks *stacks; /* sampled waiter stacks, or NULL */
 };
 
 /*

@@ -148,8 +148,11 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		if (!d.contentions && !d.begins && d.waiters <= 0 &&
 		    !d.osq_calls && !d.slow_calls)
 			continue;
-		/* callers keep their cumulative shares: they are sampled */
+		/* callers keep their cumulative shares: they are sampled;
+		 * the wait time of the sampled waits is a counter */
 		out->rows[keep] = *c;
+		out->rows[keep].caller_wait_ns =
+			sub(c->caller_wait_ns, p ? p->caller_wait_ns : 0);
 		interval_extrema(&out->rows[keep], p, cur->epoch, &d);
 		out->rows[keep++].st = d;
 	}

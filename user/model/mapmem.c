@@ -71,7 +71,7 @@ static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		  ls_mapmem_hash(m->tasks, sizeof(__u32),
 				 sizeof(struct ls_probe_task), ncpus);
 	cost[2] = ls_mapmem_hash(m->callers, sizeof(struct ls_caller_key),
-				 sizeof(__u64), ncpus) +
+				 sizeof(struct ls_caller_val), ncpus) +
 		  ls_mapmem_hash(m->callers, sizeof(struct ls_spin_key),
 				 sizeof(__u64), ncpus);
 	cost[3] = ls_mapmem_stack(m->stacks, LS_STACK_DEPTH * sizeof(__u64));
@@ -108,7 +108,9 @@ int ls_mapmem_check(const struct ls_map_sizes *m, unsigned ncpus,
 	char a[32], b[32], c[32];
 	int top = 0;
 
-	if (need <= avail / 100 * LS_MAPMEM_SHARE)
+	/* exact: avail / 100 would round the limit down by up to 99 bytes */
+	if ((unsigned __int128)need * 100 <=
+	    (unsigned __int128)avail * LS_MAPMEM_SHARE)
 		return 0;
 	costs(m, ncpus, cost);
 	for (int i = 1; i < 4; i++)

@@ -34,6 +34,8 @@ struct ls_row {
 	struct ls_caller callers[LS_ROW_CALLERS];
 	unsigned ncallers;
 	uint64_t caller_samples; /* every sampled stack of this lock */
+	uint64_t caller_wait_ns; /* wait time of those sampled waits (a
+				  * counter: deltas hold its increase) */
 	int max_bound; /* delta rows: st.max_ns is an upper bound of the
 			* interval's longest wait, not the wait itself */
 };

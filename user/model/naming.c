@@ -118,6 +118,38 @@ const char *ls_caller_of(const struct ls_ksyms *ks, const uint64_t *ips,
 	return NULL;
 }
 
+size_t ls_stack_frames(const struct ls_ksyms *ks, const uint64_t *ips, size_t n,
+		       char *buf, size_t len)
+{
+	size_t start = 0, end = 0, nf = 0, off = 0;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && ips[i]; i++) {
+		const struct ls_ksym *s = ls_ksyms_find(ks, ips[i], NULL);
+
+		if (s && is_trace_fn(s->name))
+			start = i + 1;
+		end = i + 1;
+	}
+	for (size_t i = end; i > start; i--) {
+		const struct ls_ksym *s = ls_ksyms_find(ks, ips[i - 1], NULL);
+		const char *fn =
+			s && strchr("tTwW", s->type) ? s->name : "[unknown]";
+		int w = snprintf(buf + off, len - off, "%s%s", nf ? ";" : "",
+				 fn);
+
+		if (w < 0 || (size_t)w >= len - off) {
+			buf[off] = '\0'; /* keep whole frames only */
+			break;
+		}
+		off += (size_t)w;
+		nf++;
+	}
+	return nf;
+}
+
 void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row, int with_addr)
 {
 	const char *known = ls_known_name(row->st.known);

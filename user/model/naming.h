@@ -16,6 +16,14 @@ int ls_is_lock_fn(const struct ls_ksyms *ks, const struct ls_ksym *sym);
 const char *ls_caller_of(const struct ls_ksyms *ks, const uint64_t *ips,
 			 size_t n);
 /*
+ * The frames of a sampled stack @ips (leaf first, as the kernel gives them)
+ * for a flame graph: root first, joined by ';', from below the tracing glue
+ * (BPF program, trace hooks) down to the lock's slow path.  Unknown
+ * addresses are "[unknown]".  Returns the frames written, 0 if none.
+ */
+size_t ls_stack_frames(const struct ls_ksyms *ks, const uint64_t *ips, size_t n,
+		       char *buf, size_t len);
+/*
  * Name @row into row->name: a recognised lock ("mmap_lock"), a kernel data
  * symbol ("text_mutex", "jiffies_lock+0x8"), else "<kind>@<top caller>".
  * With @with_addr the raw address is appended (" [ffff...]").  @ks may be NULL.

@@ -195,6 +195,18 @@ static void good_lines(void **state)
 	assert_int_equal(parse(&o, "top -b -i 2 --forget 0 -s spin --addr"), 0);
 	assert_int_equal(o.col.forget, 0);
 	assert_int_equal(parse(&o, "hist --json --cost -- prog"), 0);
+	assert_int_equal(parse(&o, "hist --folded f -- prog"), 0);
+	assert_string_equal(o.folded, "f");
+	assert_int_equal(parse(&o, "record -o x --folded - -d 1"), 0);
+	assert_int_equal(parse(&o, "report -o r.html -n 3 --threshold 5 "
+				   "--min-share 2 a b -- c"),
+			 0);
+	assert_int_equal(o.cmd, LS_CMD_REPORT);
+	assert_int_equal(o.nfiles, 2);
+	assert_int_equal(o.argc, 1);
+	assert_int_equal(o.count, 3);
+	assert_int_equal(parse(&o, "report -o - a"), 0);
+	assert_null(o.argv);
 }
 
 /* One option each command does not take, and the one line it gets. */
@@ -237,6 +249,24 @@ static void misplaced(void **state)
 		{"-o x", "--output: top does not take this option"},
 		{"hist --threshold 5",
 		 "--threshold: hist does not take this option"},
+		{"report -o r a -L genl",
+		 "--lock: report does not take this option"},
+		{"report -o r a --folded f",
+		 "--folded: report does not take this option"},
+		{"report -o r a --format json",
+		 "--format: report does not take this option"},
+		{"top --folded f", "--folded: top does not take this option"},
+		{"compare --folded f a -- b",
+		 "--folded: compare does not take this option"},
+		{"report a", "arguments: report needs -o FILE.html"},
+		{"report -o r",
+		 "arguments: report needs record files (report -o FILE.html "
+		 "RECORD.json...)"},
+		{"report -o r a --", "arguments: no NEW files after --"},
+		{"hist --json --folded -",
+		 "--folded '-': --json writes to standard output already"},
+		{"record -o - --folded -",
+		 "--folded '-': -o writes to standard output already"},
 	};
 	struct ls_opts o;
 	char msg[512], want[256];

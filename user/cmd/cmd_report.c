@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * cmd_report.c - records as one self-contained HTML page: `report IN...`
+ * draws each record, `report BASE... -- NEW...` a compare.  Exit status:
+ * 0, 2 on bad input (a record that does not read, a bad -o path), 1 when
+ * the page cannot be written.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cmd/commands.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "view/report.h"
+
+static int read_all(char *const *files, int n, struct ls_rec *recs)
+{
+	for (int i = 0; i < n; i++) {
+		char why[256], obj[300];
+
+		if (ls_rec_read_file(files[i], &recs[i], why, sizeof(why))) {
+			snprintf(obj, sizeof(obj), "record '%.256s'", files[i]);
+			ls_fail("read", obj, why);
+			if (files[i][0] == '-')
+				ls_hint("options go before --: everything "
+					"after it is a NEW file");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ls_cmd_report(const struct ls_opts *o)
+{
+	int n[2] = {o->nfiles, o->argv ? o->argc : 0}, rc = 2, err;
+	unsigned nlocks = o->count_set ? o->count : 10;
+	struct ls_rec *recs[2] = {NULL, NULL};
+	struct ls_cmp_input in[2];
+	struct ls_cmp cmp = {0};
+	struct ls_out out;
+
+	recs[0] = calloc((size_t)n[0], sizeof(struct ls_rec));
+	recs[1] = calloc((size_t)n[1] + 1, sizeof(struct ls_rec));
+	if (!recs[0] || !recs[1]) {
+		ls_fail_errno("read", "records", -ENOMEM);
+		rc = 1;
+		goto out;
+	}
+	if (read_all(o->files, n[0], recs[0]) ||
+	    read_all(o->argv, n[1], recs[1]))
+		goto out;
+	if (n[1] && ls_compare(recs[0], (size_t)n[0], recs[1], (size_t)n[1],
+			       o->threshold,
+			       o->min_share_set ? o->min_share : 1.0, &cmp)) {
+		ls_fail("compare", "records", "out of memory");
+		rc = 1;
+		goto out;
+	}
+	/* the records read: now the path */
+	err = ls_out_open(&out, o->output);
+	if (err) {
+		rc = ls_out_open_status(err);
+		goto out;
+	}
+	in[0] = (struct ls_cmp_input){recs[0], o->files, (size_t)n[0]};
+	in[1] = (struct ls_cmp_input){recs[1], o->argv, (size_t)n[1]};
+	err = n[1] ? ls_report_compare(out.f, &cmp, in, nlocks)
+		   : ls_report_records(out.f, recs[0], o->files, (size_t)n[0],
+				       nlocks);
+	if (err) {
+		ls_out_abort(&out);
+		ls_fail_errno("draw", "the report", err);
+		rc = 1;
+		goto out;
+	}
+	rc = ls_out_commit(&out) ? 1 : 0;
+out:
+	if (n[1] && cmp.rows)
+		ls_cmp_free(&cmp);
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; recs[s] && i < n[s]; i++)
+			ls_rec_free(&recs[s][i]);
+	free(recs[0]);
+	free(recs[1]);
+	return rc;
+}

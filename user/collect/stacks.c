@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * stacks.c - the sampled waiter stacks of lock_callers, whole, for flame
+ * graphs: each stack's frames resolved once (kallsyms), its samples and the
+ * wait time of its sampled waits (added in BPF at their ends), as the
+ * last read saw them, less what they held at a mark (the start of a record).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "collect/collector_int.h"
+#include "model/naming.h"
+#include "model/stacks.h"
+
+/* Frames of stack @id, root first; "[unknown]" when it cannot be read. */
+static const char *frames_of(struct ls_collector *c, __s32 id)
+{
+	uint64_t ips[LS_STACK_DEPTH] = {};
+	char buf[LS_STACK_DEPTH * (LS_FN_MAX + 1)];
+
+	if (id < 0 || (uint32_t)id >= c->o.max_stacks)
+		return "[unknown]";
+	if (c->stack_frames[id])
+		return c->stack_frames[id];
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stacks), &id, ips) ||
+	    !c->have_ks ||
+	    !ls_stack_frames(&c->ks, ips, LS_STACK_DEPTH, buf, sizeof(buf)))
+		return "[unknown]"; /* not kept: kallsyms may come later */
+	c->stack_frames[id] = strdup(buf);
+	return c->stack_frames[id] ? c->stack_frames[id] : "[unknown]";
+}
+
+int ls_stacks_keep(struct ls_collector *c, const struct ls_caller_key *k,
+		   const struct ls_caller_val *v)
+{
+	if (c->nraw == c->raw_cap) {
+		size_t cap = c->raw_cap ? c->raw_cap * 2 : 256;
+		struct ls_raw_caller *p = realloc(c->raw, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->raw = p;
+		c->raw_cap = cap;
+	}
+	c->raw[c->nraw].k = *k;
+	c->raw[c->nraw++].v = *v;
+	return 0;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return memcmp(&((const struct ls_raw_caller *)a)->k,
+		      &((const struct ls_raw_caller *)b)->k,
+		      sizeof(struct ls_caller_key));
+}
+
+int ls_collector_mark_stacks(struct ls_collector *c)
+{
+	struct ls_raw_caller *m = NULL;
+
+	if (c->nraw) {
+		m = malloc(c->nraw * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		memcpy(m, c->raw, c->nraw * sizeof(*m));
+		qsort(m, c->nraw, sizeof(*m), cmp_key);
+	}
+	free(c->mark);
+	c->mark = m;
+	c->nmark = c->nraw;
+	return 0;
+}
+
+int ls_collector_stacks(struct ls_collector *c, struct ls_snapshot *named,
+			struct ls_stacks *out)
+{
+	ls_snap_index(named); /* rows may have moved (sort, filter) */
+	for (size_t i = 0; i < c->nraw; i++) {
+		const struct ls_raw_caller *e = &c->raw[i], *m = NULL;
+		struct ls_lock_key lk = {.addr = e->k.addr, .kind = e->k.kind};
+		const struct ls_row *r = ls_snap_find(named, &lk);
+		uint64_t n = e->v.count, w = e->v.wait_ns;
+		int err;
+
+		if (c->nmark)
+			m = bsearch(e, c->mark, c->nmark, sizeof(*m), cmp_key);
+		if (m) {
+			n = n > m->v.count ? n - m->v.count : 0;
+			w = w > m->v.wait_ns ? w - m->v.wait_ns : 0;
+		}
+		if (!r || !n)
+			continue;
+		err = ls_stacks_add(out, r->name, e->k.kind,
+				    frames_of(c, e->k.stack_id), n, w);
+		if (err)
+			return err;
+	}
+	return 0;
+}
