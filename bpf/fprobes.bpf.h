@@ -26,7 +26,101 @@ static __always_inline struct ls_probe_task *ptask(__u32 tid)
 	return lookup_or_create(&probe_state, &tid, &init);
 }
 
-static __always_inline int slow_enter(__u64 lock, __u32 kind)
+/*
+ * Probe-only rows (probe_rows, set when the tracepoints are off): each
+ * slow-path call is one contention, as each __mutex_lock call is one
+ * begin/end pair of the tracepoints.  Spin is entry to the task's first
+ * sleep (sched_switch away in a sleeping state), sleep the rest; a mutex
+ * call that never slept won its spin.
+ */
+const volatile __u32 probe_rows = 0;
+const volatile __u32 ret_kind[LS_TGT_MAX] = {}; /* enum ls_ret_kind */
+
+/* task_struct's state field before 5.14 */
+struct task_struct___old {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline int gave_up(__u32 tgt, long ret)
+{
+	__u32 k;
+
+	if (tgt >= LS_TGT_MAX)
+		return 0;
+	k = ret_kind[tgt];
+	if (k == LS_RET_INT)
+		return (int)ret < 0;
+	if (k == LS_RET_ERRPTR)
+		return (__u64)ret >= (__u64)-4095;
+	return 0;
+}
+
+/* A slow-path call begins: a contention begun, a waiter, maybe a caller. */
+static __always_inline void row_begin(void *ctx, __u64 lock, __u32 kind)
+{
+	struct ls_lock_key key = {.addr = lock, .kind = kind};
+	struct ls_lock_stats *s;
+
+	bump(&counters, LS_CTR_BEGIN);
+	s = stats_get(&key);
+	if (s) {
+		__u64 nth = __sync_fetch_and_add(&s->begins, 1);
+
+		add_waiter(s);
+		sample_caller(ctx, &key, nth);
+	}
+}
+
+/* A slow-path call returns: the whole wait into the lock's row. */
+static __always_inline void row_end(struct ls_lock_stats *s,
+				    struct ls_probe_task *pt, __u32 tgt,
+				    __u64 now, long ret)
+{
+	__u64 dur = now - pt->slow_start, spin = dur, sleep = 0;
+	int gone = gave_up(tgt, ret);
+
+	if (pt->sleep_start >= pt->slow_start && pt->sleep_start <= now) {
+		spin = pt->sleep_start - pt->slow_start;
+		sleep = now - pt->sleep_start;
+	}
+	bump(&counters, LS_CTR_END);
+	__sync_fetch_and_add(&s->waiters, -1);
+	__sync_fetch_and_add(&s->contentions, 1);
+	__sync_fetch_and_add(&s->total_ns, dur);
+	__sync_fetch_and_add(&s->hist[log2_slot(dur)], 1);
+	__sync_fetch_and_add(&s->spin_ns, spin);
+	__sync_fetch_and_add(&s->hist_spin[log2_slot(spin)], 1);
+	if (pt->sleep_start) {
+		__sync_fetch_and_add(&s->sleep_ns, sleep);
+		__sync_fetch_and_add(&s->hist_sleep[log2_slot(sleep)], 1);
+		if (pt->slow_kind == LS_KIND_MUTEX)
+			__sync_fetch_and_add(&s->spin_failed, 1);
+	} else if (pt->slow_kind == LS_KIND_MUTEX && !gone) {
+		__sync_fetch_and_add(&s->spin_won, 1);
+	}
+	if (gone)
+		__sync_fetch_and_add(&s->gave_up, 1);
+	atomic_max(&s->max_ns, dur);
+	atomic_min(&s->min_ns, dur);
+	bump(&counters, LS_CTR_RECORDED);
+}
+
+/* A slow path left open: its exit was missed (kretprobe instances run
+ * out).  A task runs one slow path at a time, so it is stale. */
+static __always_inline void slow_drop(struct ls_probe_task *pt)
+{
+	struct ls_lock_key key = {.addr = pt->slow_lock, .kind = pt->slow_kind};
+	struct ls_lock_stats *s;
+
+	bump(&losses, LS_LOSS_PROBE_NESTED);
+	if (!probe_rows)
+		return;
+	s = bpf_map_lookup_elem(&lock_stats, &key);
+	if (s)
+		__sync_fetch_and_add(&s->waiters, -1);
+}
+
+static __always_inline int slow_enter(void *ctx, __u64 lock, __u32 kind)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct ls_probe_task *pt;
@@ -36,38 +130,44 @@ static __always_inline int slow_enter(__u64 lock, __u32 kind)
 	pt = ptask((__u32)id);
 	if (!pt)
 		return 0;
-	if (pt->slow_lock) {
-		bump(&losses, LS_LOSS_PROBE_NESTED);
-		return 0;
-	}
+	if (pt->slow_lock)
+		slow_drop(pt);
 	pt->slow_lock = lock;
 	pt->slow_kind = kind;
 	pt->slow_tp_ns = 0;
+	pt->sleep_start = 0;
+	if (probe_rows)
+		row_begin(ctx, lock, kind);
 	pt->slow_start = bpf_ktime_get_ns();
 	return 0;
 }
 
-static __always_inline int slow_exit(__u32 kind)
+static __always_inline int slow_exit(__u32 kind, __u32 tgt, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct ls_probe_task *pt = bpf_map_lookup_elem(&probe_state, &tid);
 	struct ls_lock_key key = {};
 	struct ls_lock_stats *s;
-	__u64 dur;
+	__u64 now, dur;
 
 	if (!pt || !pt->slow_lock || pt->slow_kind != kind)
 		return 0;
-	dur = bpf_ktime_get_ns() - pt->slow_start;
+	now = bpf_ktime_get_ns();
+	dur = now - pt->slow_start;
 	key.addr = pt->slow_lock;
 	key.kind = kind;
-	s = stats_get(&key);
+	/* a row exists since the entry: never insert one that was forgotten */
+	s = probe_rows ? bpf_map_lookup_elem(&lock_stats, &key)
+		       : stats_get(&key);
 	if (s) {
 		__u64 spin = dur > pt->slow_tp_ns ? dur - pt->slow_tp_ns : 0;
 
 		__sync_fetch_and_add(&s->slow_ns, dur);
 		__sync_fetch_and_add(&s->slow_calls, 1);
 		__sync_fetch_and_add(&s->slow_untraced_ns, spin);
-		if (kind == LS_KIND_RWSEM_W) {
+		if (probe_rows) {
+			row_end(s, pt, tgt, now, ret);
+		} else if (kind == LS_KIND_RWSEM_W) {
 			/* The writer's optimistic spin, invisible to the
 			 * tracepoints, joins the wait: spin + sleep = total. */
 			__sync_fetch_and_add(&s->spin_ns, spin);
@@ -90,6 +190,34 @@ static __always_inline int slow_exit(__u32 kind)
 	pt->slow_lock = 0;
 	if (!pt->osq_start)
 		bpf_map_delete_elem(&probe_state, &tid);
+	return 0;
+}
+
+/*
+ * Probe-only rows: the first time a task inside a slow path switches away
+ * in a sleeping state, its spin ends (prev is current here).  Preemption
+ * and yields (TASK_RUNNING) are not sleeps.
+ */
+SEC("raw_tp/sched_switch")
+int BPF_PROG(sleep_mark, bool preempt)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct task_struct *t;
+	struct ls_probe_task *pt;
+	__u64 state;
+
+	if (preempt)
+		return 0;
+	pt = bpf_map_lookup_elem(&probe_state, &tid);
+	if (!pt || !pt->slow_lock || pt->sleep_start)
+		return 0;
+	t = (struct task_struct *)bpf_get_current_task();
+	if (bpf_core_field_exists(t->__state))
+		state = BPF_CORE_READ(t, __state);
+	else
+		state = BPF_CORE_READ((struct task_struct___old *)t, state);
+	if (state)
+		pt->sleep_start = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -227,30 +355,38 @@ int BPF_KRETPROBE(osq_exit_kp, long ret)
  * The slow-path twins: fentry/fexit by BTF name and kprobe/kretprobe by
  * address, four programs per target around slow_enter/slow_exit.  A macro
  * because each program needs a SEC() and a name of its own (the skeleton's
- * progs.<name>_enter_fentry, ...), which no helper function can give.
+ * progs.<name>_enter_fentry, ...), which no helper function can give.  The
+ * fexit's arguments end with the return value: user space checks the
+ * count against BTF before choosing fentry.
  */
-#define SLOW_PATH_PROBES(name, func, kind)                                     \
+#define SLOW_PATH_PROBES(name, func, kind, tgt, ...)                           \
 	SEC("fentry/" #func)                                                   \
 	int BPF_PROG(name##_enter_fentry, void *lock)                          \
 	{                                                                      \
-		return slow_enter((__u64)lock, kind);                          \
+		return slow_enter(ctx, (__u64)lock, kind);                     \
 	}                                                                      \
 	SEC("fexit/" #func)                                                    \
-	int BPF_PROG(name##_exit_fexit)                                        \
+	int BPF_PROG(name##_exit_fexit, __VA_ARGS__)                           \
 	{                                                                      \
-		return slow_exit(kind);                                        \
+		return slow_exit(kind, tgt, ret);                              \
 	}                                                                      \
 	SEC("kprobe")                                                          \
 	int BPF_KPROBE(name##_enter_kp, void *lock)                            \
 	{                                                                      \
-		return slow_enter((__u64)lock, kind);                          \
+		return slow_enter(ctx, (__u64)lock, kind);                     \
 	}                                                                      \
 	SEC("kretprobe")                                                       \
-	int BPF_KRETPROBE(name##_exit_kp)                                      \
+	int BPF_KRETPROBE(name##_exit_kp, long ret)                            \
 	{                                                                      \
-		return slow_exit(kind);                                        \
+		return slow_exit(kind, tgt, ret);                              \
 	}
 
-SLOW_PATH_PROBES(mutex, __mutex_lock, LS_KIND_MUTEX)
-SLOW_PATH_PROBES(wslow, rwsem_down_write_slowpath, LS_KIND_RWSEM_W)
-SLOW_PATH_PROBES(rslow, rwsem_down_read_slowpath, LS_KIND_RWSEM_R)
+/* __mutex_lock(lock, state, subclass, nest_lock, ip) */
+SLOW_PATH_PROBES(mutex, __mutex_lock, LS_KIND_MUTEX, LS_TGT_MUTEX, void *lock,
+		 long st, long sub, void *nest, long ip, long ret)
+/* rwsem_down_write_slowpath(sem, state) */
+SLOW_PATH_PROBES(wslow, rwsem_down_write_slowpath, LS_KIND_RWSEM_W,
+		 LS_TGT_RWSEM_W, void *lock, long st, long ret)
+/* rwsem_down_read_slowpath(sem, count, state): 5.15, 6.1 (5.10: 2 args) */
+SLOW_PATH_PROBES(rslow, rwsem_down_read_slowpath, LS_KIND_RWSEM_R,
+		 LS_TGT_RWSEM_R, void *lock, long count, long st, long ret)
