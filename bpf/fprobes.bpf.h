@@ -41,13 +41,9 @@ struct task_struct___old {
 	long state;
 } __attribute__((preserve_access_index));
 
-static __always_inline int gave_up(__u32 tgt, long ret)
+/* Did the waiter give up, by return value @ret of kind @k? */
+static __always_inline int gave_up(__u32 k, long ret)
 {
-	__u32 k;
-
-	if (tgt >= LS_TGT_MAX)
-		return 0;
-	k = ret_kind[tgt];
 	if (k == LS_RET_INT)
 		return (int)ret < 0;
 	if (k == LS_RET_ERRPTR)
@@ -73,11 +69,11 @@ static __always_inline void row_begin(void *ctx, __u64 lock, __u32 kind)
 
 /* A slow-path call returns: the whole wait into the lock's row. */
 static __always_inline void row_end(struct ls_lock_stats *s,
-				    struct ls_probe_task *pt, __u32 tgt,
+				    struct ls_probe_task *pt, __u32 rk,
 				    __u64 now, long ret)
 {
 	__u64 dur = now - pt->slow_start, spin = dur, sleep = 0;
-	int gone = gave_up(tgt, ret);
+	int gone = gave_up(rk, ret);
 
 	if (pt->sleep_start >= pt->slow_start && pt->sleep_start <= now) {
 		spin = pt->sleep_start - pt->slow_start;
@@ -142,7 +138,8 @@ static __always_inline int slow_enter(void *ctx, __u64 lock, __u32 kind)
 	return 0;
 }
 
-static __always_inline int slow_exit(__u32 kind, __u32 tgt, long ret)
+/* The slow path of @kind returns @ret, a value of enum ls_ret_kind @rk. */
+static __always_inline int slow_exit(__u32 kind, __u32 rk, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct ls_probe_task *pt = bpf_map_lookup_elem(&probe_state, &tid);
@@ -166,7 +163,7 @@ static __always_inline int slow_exit(__u32 kind, __u32 tgt, long ret)
 		__sync_fetch_and_add(&s->slow_calls, 1);
 		__sync_fetch_and_add(&s->slow_untraced_ns, spin);
 		if (probe_rows) {
-			row_end(s, pt, tgt, now, ret);
+			row_end(s, pt, rk, now, ret);
 		} else if (kind == LS_KIND_RWSEM_W) {
 			/* The writer's optimistic spin, invisible to the
 			 * tracepoints, joins the wait: spin + sleep = total. */
@@ -368,7 +365,7 @@ int BPF_KRETPROBE(osq_exit_kp, long ret)
 	SEC("fexit/" #func)                                                    \
 	int BPF_PROG(name##_exit_fexit, __VA_ARGS__)                           \
 	{                                                                      \
-		return slow_exit(kind, tgt, ret);                              \
+		return slow_exit(kind, ret_kind[tgt], ret);                    \
 	}                                                                      \
 	SEC("kprobe")                                                          \
 	int BPF_KPROBE(name##_enter_kp, void *lock)                            \
@@ -378,7 +375,7 @@ int BPF_KRETPROBE(osq_exit_kp, long ret)
 	SEC("kretprobe")                                                       \
 	int BPF_KRETPROBE(name##_exit_kp, long ret)                            \
 	{                                                                      \
-		return slow_exit(kind, tgt, ret);                              \
+		return slow_exit(kind, ret_kind[tgt], ret);                    \
 	}
 
 /* __mutex_lock(lock, state, subclass, nest_lock, ip) */
@@ -390,3 +387,28 @@ SLOW_PATH_PROBES(wslow, rwsem_down_write_slowpath, LS_KIND_RWSEM_W,
 /* rwsem_down_read_slowpath(sem, count, state): 5.15, 6.1 (5.10: 2 args) */
 SLOW_PATH_PROBES(rslow, rwsem_down_read_slowpath, LS_KIND_RWSEM_R,
 		 LS_TGT_RWSEM_R, void *lock, long count, long st, long ret)
+
+/*
+ * Where __mutex_lock has no BTF entry (a compiler clone, or inlined), its
+ * three noinline callers carry every call of it (lockdep aside) and are in
+ * BTF: fentry there costs far less than a kprobe inside every wait.
+ */
+#define MUTEX_CALLER_PROBES(name, func, rk, retv, ...)                         \
+	SEC("fentry/" #func)                                                   \
+	int BPF_PROG(name##_enter, void *lock)                                 \
+	{                                                                      \
+		return slow_enter(ctx, (__u64)lock, LS_KIND_MUTEX);            \
+	}                                                                      \
+	SEC("fexit/" #func)                                                    \
+	int BPF_PROG(name##_exit, __VA_ARGS__)                                 \
+	{                                                                      \
+		return slow_exit(LS_KIND_MUTEX, rk, retv);                     \
+	}
+
+/* void __mutex_lock_slowpath(lock): nothing to read on return */
+MUTEX_CALLER_PROBES(mcall_plain, __mutex_lock_slowpath, LS_RET_NONE, 0,
+		    void *lock)
+MUTEX_CALLER_PROBES(mcall_kill, __mutex_lock_killable_slowpath, LS_RET_INT, ret,
+		    void *lock, int ret)
+MUTEX_CALLER_PROBES(mcall_intr, __mutex_lock_interruptible_slowpath, LS_RET_INT,
+		    ret, void *lock, int ret)

@@ -18,6 +18,10 @@ struct ls_tgt_plan {
 	uint64_t addr[LS_MAX_CLONES]; /* every clone, from kallsyms */
 	int in_btf; /* the plain name is a BTF function (fentry possible) */
 	enum ls_ret_kind ret; /* what the return value says (gave up) */
+	/* mutex: fentry on the noinline callers of __mutex_lock, which has
+	 * no BTF entry; kp_list keeps the kprobe symbols for a fallback */
+	int callers;
+	char kp_list[160];
 	struct bpf_link *links[2 * LS_MAX_CLONES];
 	unsigned nlinks;
 };

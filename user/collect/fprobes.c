@@ -72,6 +72,29 @@ static struct tgt_progs progs_of(struct lockscope_bpf *skel, int t)
 	}
 }
 
+/* The mutex callers' fentry/fexit programs (fprobes.bpf.h), in pairs. */
+static void caller_progs(struct lockscope_bpf *skel, struct bpf_program **p)
+{
+	p[0] = skel->progs.mcall_plain_enter;
+	p[1] = skel->progs.mcall_plain_exit;
+	p[2] = skel->progs.mcall_kill_enter;
+	p[3] = skel->progs.mcall_kill_exit;
+	p[4] = skel->progs.mcall_intr_enter;
+	p[5] = skel->progs.mcall_intr_exit;
+}
+
+/* Can fentry reach the mutex slow path through its callers?  Each must be
+ * a BTF function of one argument (the lock). */
+static int callers_in_btf(const struct ls_ksyms *ks, const struct btf *btf,
+			  struct ls_symsel *cs)
+{
+	ls_symsel_callers(ks, LS_TGT_MUTEX, cs);
+	for (size_t i = 0; i < cs->n; i++)
+		if (btf_nargs(btf, cs->syms[i]->name) != 1)
+			return 0;
+	return cs->n > 0;
+}
+
 static void set_mech(struct ls_source *s, struct ls_tgt_plan *p, enum ls_mech m,
 		     enum ls_why why)
 {
@@ -108,8 +131,9 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 	for (int t = 0; t < LS_TGT_MAX; t++) {
 		struct ls_source *s = &src[LS_SRC_PROBE + t];
 		struct ls_tgt_plan *p = &tgt[t];
-		struct ls_symsel sel = {0};
+		struct ls_symsel sel = {0}, cs;
 		const struct ls_ksym *found[1];
+		char cnote[240] = "";
 		char note[240] = "";
 		int nargs;
 
@@ -123,6 +147,13 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 		p->ret = sel.ret;
 		nargs = sel.single_plain ? btf_nargs(btf, tgt_name(t)) : -1;
 		p->in_btf = nargs >= 0 && (unsigned)nargs == fexit_args[t];
+		snprintf(p->kp_list, sizeof(p->kp_list), "%s", sel.list);
+		if (t == LS_TGT_MUTEX && sel.n && !p->in_btf && ks &&
+		    callers_in_btf(ks, btf, &cs)) {
+			p->callers = 1;
+			snprintf(cnote, sizeof(cnote), "%.160s (%.70s)",
+				 cs.list, cs.reason);
+		}
 		if (sel.reason[0] && sel.n)
 			snprintf(note, sizeof(note), " (%s)", sel.reason);
 		else if (nargs >= 0 && !p->in_btf)
@@ -162,6 +193,15 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 				 "fentry/fexit on %s (in BTF)", tgt_name(t));
 			continue;
 		}
+		if (o->probe_mode != LS_PROBE_KPROBE && fentry_ok &&
+		    p->callers) {
+			set_mech(s, p, LS_MECH_FENTRY, LS_WHY_OK);
+			snprintf(s->symbols, sizeof(s->symbols), "%s", cs.list);
+			snprintf(s->reason, sizeof(s->reason),
+				 "fentry/fexit on %s", cnote);
+			continue;
+		}
+		p->callers = 0;
 		if (o->probe_mode != LS_PROBE_FENTRY && kprobe_ok) {
 			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
@@ -202,8 +242,17 @@ void ls_probes_configure(struct ls_collector *c)
 		struct tgt_progs p = progs_of(c->skel, t);
 		enum ls_mech m = c->tgt[t].mech;
 
-		bpf_program__set_autoload(p.fentry, m == LS_MECH_FENTRY);
-		bpf_program__set_autoload(p.fexit, m == LS_MECH_FENTRY);
+		int cl = m == LS_MECH_FENTRY && c->tgt[t].callers;
+
+		bpf_program__set_autoload(p.fentry, m == LS_MECH_FENTRY && !cl);
+		bpf_program__set_autoload(p.fexit, m == LS_MECH_FENTRY && !cl);
+		if (t == LS_TGT_MUTEX) {
+			struct bpf_program *cp[6];
+
+			caller_progs(c->skel, cp);
+			for (int i = 0; i < 6; i++)
+				bpf_program__set_autoload(cp[i], cl);
+		}
 		bpf_program__set_autoload(p.kp, m == LS_MECH_KPROBE);
 		bpf_program__set_autoload(p.kretp, m == LS_MECH_KPROBE);
 		if (m == LS_MECH_FENTRY) {
@@ -233,6 +282,11 @@ int ls_probes_degrade(struct ls_collector *c, int err)
 		if (p->mech != LS_MECH_FENTRY)
 			continue;
 		retry = 1;
+		if (p->callers) {
+			p->callers = 0;
+			snprintf(s->symbols, sizeof(s->symbols), "%s",
+				 p->kp_list);
+		}
 		if (kprobe_ok && c->o.probe_mode != LS_PROBE_FENTRY) {
 			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
@@ -341,7 +395,19 @@ void ls_probes_attach(struct ls_collector *c)
 		struct tgt_progs pr = progs_of(c->skel, t);
 		int err = 0;
 
-		if (p->mech == LS_MECH_FENTRY) {
+		if (p->mech == LS_MECH_FENTRY && p->callers) {
+			struct bpf_program *cp[6];
+
+			caller_progs(c->skel, cp);
+			for (int i = 0; i < 6 && !err; i++) {
+				p->links[p->nlinks] =
+					bpf_program__attach(cp[i]);
+				if (p->links[p->nlinks])
+					p->nlinks++;
+				else
+					err = errno;
+			}
+		} else if (p->mech == LS_MECH_FENTRY) {
 			p->links[p->nlinks] = bpf_program__attach(pr.fentry);
 			if (p->links[p->nlinks])
 				p->nlinks++;

@@ -58,6 +58,21 @@ const char *ls_target_name(enum ls_target t)
 	return (unsigned)t < LS_TGT_MAX ? cands[t][0].names[0] : "?";
 }
 
+/* "a,b,c" of @out's symbols into out->list. */
+static void list_names(struct ls_symsel *out)
+{
+	size_t off = 0;
+
+	for (size_t i = 0; i < out->n; i++) {
+		off += (size_t)snprintf(
+			out->list + off,
+			off < sizeof(out->list) ? sizeof(out->list) - off : 0,
+			"%s%s", i ? "," : "", out->syms[i]->name);
+		if (off >= sizeof(out->list))
+			off = sizeof(out->list) - 1;
+	}
+}
+
 /* Add the symbols of @c to @out; returns how many were found. */
 static size_t take(const struct ls_ksyms *ks, const struct cand *c,
 		   struct ls_symsel *out)
@@ -73,7 +88,6 @@ void ls_symsel_pick(const struct ls_ksyms *ks, enum ls_target t,
 {
 	const char *base = ls_target_name(t);
 	const struct cand *c = NULL;
-	size_t off = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->target = t;
@@ -88,14 +102,7 @@ void ls_symsel_pick(const struct ls_ksyms *ks, enum ls_target t,
 		return;
 	}
 	out->ret = c->ret;
-	for (size_t i = 0; i < out->n; i++) {
-		off += (size_t)snprintf(
-			out->list + off,
-			off < sizeof(out->list) ? sizeof(out->list) - off : 0,
-			"%s%s", i ? "," : "", out->syms[i]->name);
-		if (off >= sizeof(out->list))
-			off = sizeof(out->list) - 1;
-	}
+	list_names(out);
 	out->single_plain = out->n == 1 && !strcmp(out->syms[0]->name, base);
 	out->why = c->why;
 	if (c->why == LS_SEL_PRIMARY && !out->single_plain)
@@ -119,4 +126,31 @@ void ls_symsel_pick(const struct ls_ksyms *ks, enum ls_target t,
 	default:
 		break;
 	}
+}
+
+void ls_symsel_callers(const struct ls_ksyms *ks, enum ls_target t,
+		       struct ls_symsel *out)
+{
+	const struct cand *c;
+
+	memset(out, 0, sizeof(*out));
+	out->target = t;
+	if (t != LS_TGT_MUTEX)
+		return;
+	c = &cands[t][1];
+	for (int i = 0; i < LS_CAND_NAMES && c->names[i]; i++) {
+		const struct ls_ksym *sym[2];
+
+		if (ls_ksyms_clones(ks, c->names[i], sym, 2) != 1 ||
+		    strcmp(sym[0]->name, c->names[i])) {
+			out->n = 0;
+			return;
+		}
+		out->syms[out->n++] = sym[0];
+	}
+	out->why = LS_SEL_CALLERS;
+	out->ret = LS_RET_NONE; /* one is void: each program knows its own */
+	list_names(out);
+	snprintf(out->reason, sizeof(out->reason),
+		 "%s not in BTF: fentry on its callers", ls_target_name(t));
 }

@@ -20,6 +20,7 @@ enum ls_sel_why {
 	LS_SEL_CLONES,	   /* the design's function as compiler clones */
 	LS_SEL_INLINED,	   /* __mutex_lock inlined: its slow-path callers */
 	LS_SEL_PRE_5_3,	   /* rwsem-xadd.c's *_failed functions (before 5.3) */
+	LS_SEL_CALLERS,	   /* the noinline callers, for fentry (mutex) */
 };
 
 struct ls_symsel {
@@ -39,5 +40,13 @@ const char *ls_target_name(enum ls_target t);
 /* Choose the functions of target @t from @ks; @out->n is 0 when absent. */
 void ls_symsel_pick(const struct ls_ksyms *ks, enum ls_target t,
 		    struct ls_symsel *out);
+/*
+ * The noinline callers that carry every call of target @t's function,
+ * each once under its plain name (fentry attaches by name): for the mutex,
+ * __mutex_lock_slowpath and its killable and interruptible twins.  @out->n
+ * is 0 unless all of them are there.
+ */
+void ls_symsel_callers(const struct ls_ksyms *ks, enum ls_target t,
+		       struct ls_symsel *out);
 
 #endif

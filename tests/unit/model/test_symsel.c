@@ -90,6 +90,7 @@ static void v5_4(void **state)
 static void v5_10(void **state)
 {
 	struct ls_ksyms ks;
+	struct ls_symsel sel;
 
 	(void)state;
 	load(&ks, "5.10");
@@ -100,6 +101,14 @@ static void v5_10(void **state)
 	expect(&ks, LS_TGT_RWSEM_W, "rwsem_down_write_slowpath", LS_SEL_PRIMARY,
 	       LS_RET_ERRPTR, 1);
 	expect(&ks, LS_TGT_OSQ, "osq_lock", LS_SEL_PRIMARY, LS_RET_NONE, 1);
+	/* fentry's way in where the clone has no BTF entry: its callers */
+	ls_symsel_callers(&ks, LS_TGT_MUTEX, &sel);
+	assert_string_equal(sel.list, "__mutex_lock_slowpath,"
+				      "__mutex_lock_killable_slowpath,"
+				      "__mutex_lock_interruptible_slowpath");
+	assert_int_equal(sel.why, LS_SEL_CALLERS);
+	ls_symsel_callers(&ks, LS_TGT_RWSEM_W, &sel);
+	assert_int_equal(sel.n, 0);
 	ls_ksyms_free(&ks);
 }
 
@@ -134,6 +143,9 @@ static void absent(void **state)
 	assert_int_equal(sel.why, LS_SEL_ABSENT);
 	assert_string_equal(sel.reason, "__mutex_lock is not in this kernel");
 	ls_symsel_pick(&ks, LS_TGT_RWSEM_W, &sel);
+	assert_int_equal(sel.n, 0);
+	/* callers only when all three are there */
+	ls_symsel_callers(&ks, LS_TGT_MUTEX, &sel);
 	assert_int_equal(sel.n, 0);
 	assert_string_equal(ls_target_name(LS_TGT_RWSEM_R),
 			    "rwsem_down_read_slowpath");
