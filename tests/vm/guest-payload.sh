@@ -27,6 +27,7 @@ waitfor() {
 eq() {
 	eqn=$1
 	shift
+	rm -f /tmp/eq-po.json /tmp/eq-po.err /tmp/eq-tp.json /tmp/eq-tp.err
 	lockscope hist --json --addr -F 0 --no-tracepoints >/tmp/eq-po.json 2>/tmp/eq-po.err &
 	po=$!
 	waitfor /tmp/eq-po.err
