@@ -108,7 +108,7 @@ int ls_mapmem_check(const struct ls_map_sizes *m, unsigned ncpus,
 	char a[32], b[32], c[32];
 	int top = 0;
 
-	if (need <= avail / 100 * LS_MAPMEM_SHARE)
+	if (need * 100 <= avail * LS_MAPMEM_SHARE) /* no rounding down */
 		return 0;
 	costs(m, ncpus, cost);
 	for (int i = 1; i < 4; i++)
