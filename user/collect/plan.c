@@ -3,6 +3,7 @@
  * plan.c - before anything loads: which mechanism each data source will
  * use on this kernel (tracepoints, sampler, function probes), and why.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "collect/collector_int.h"
@@ -57,7 +58,7 @@ static void plan_qspin(const struct ls_ksyms *ks, struct ls_source *s)
 	static const char *const fn[] = {"native_queued_spin_lock_slowpath",
 					 "__pv_queued_spin_lock_slowpath"};
 	const struct ls_ksym *sym[2];
-	char names[96] = "";
+	char names[96] = "", kw[64];
 	size_t off = 0, n;
 	int bl = -1;
 
@@ -70,7 +71,9 @@ static void plan_qspin(const struct ls_ksyms *ks, struct ls_source *s)
 		off += (size_t)snprintf(names + off, sizeof(names) - off,
 					"%s%s", off ? "," : "", fn[i]);
 		if (bl <= 0)
-			bl = ls_kprobe_blacklisted(sym[0]->name);
+			bl = ls_probe_kprobe(kw, sizeof(kw))
+				     ? -ENOENT
+				     : ls_kprobe_blacklisted(sym[0]->name);
 	}
 	if (!names[0]) {
 		snprintf(s->reason, sizeof(s->reason),
@@ -83,9 +86,10 @@ static void plan_qspin(const struct ls_ksyms *ks, struct ls_source *s)
 		 "inside the critical section (every contended hold grows) "
 		 "and its entry counts pending-bit spins",
 		 names,
-		 bl > 0	   ? "listed"
-		 : bl == 0 ? "not listed"
-			   : "unreadable");
+		 bl > 0		 ? "listed"
+		 : bl == 0	 ? "not listed"
+		 : bl == -ENOENT ? "no kprobes here"
+				 : "unreadable");
 }
 
 void ls_plan_sources(const struct ls_collector_opts *o,
