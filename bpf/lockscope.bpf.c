@@ -5,6 +5,7 @@
  * Sources:
  *   lock:contention_begin/end  tp_btf programs, raw_tp twins as fallback;
  *   cpu-clock sampler          perf_event program counting spin samples.
+ *   function probes            fprobes.bpf.h, included at the end.
  *
  * In-flight waits live per task (sleeping locks may migrate) or per CPU
  * (spinning locks never sleep), each a small stack of LS_DEPTH for nesting.
