@@ -22,6 +22,7 @@ static void plan_rows(const struct ls_collector_opts *o, struct ls_source *src)
 	size_t off = 0;
 
 	snprintf(s->name, sizeof(s->name), "probe-only rows");
+	ls_source_set_mech(s, LS_MECH_NONE);
 	for (int t = LS_TGT_MUTEX; t < LS_TGT_MAX; t++) {
 		const struct ls_source *p = &src[LS_SRC_PROBE + t];
 
@@ -63,6 +64,7 @@ static void plan_qspin(const struct ls_ksyms *ks, struct ls_source *s)
 	int bl = -1;
 
 	snprintf(s->name, sizeof(s->name), "probe queued_spin_lock_slowpath");
+	ls_source_set_mech(s, LS_MECH_NONE);
 	s->why = LS_WHY_ABSENT;
 	for (size_t i = 0; ks && i < 2; i++) {
 		n = ls_ksyms_clones(ks, fn[i], sym, 2);
