@@ -196,6 +196,13 @@ enum ls_target {
 	LS_TGT_MAX,
 };
 
+/* What a slow-path function's return value says (gave-up waits). */
+enum ls_ret_kind {
+	LS_RET_NONE = 0, /* nothing (void, or not an error code) */
+	LS_RET_INT,	 /* int: < 0 when the waiter gave up */
+	LS_RET_ERRPTR,	 /* pointer: ERR_PTR(-EINTR) when it gave up */
+};
+
 /* probe_state value (key: __u32 tid): open function-probe calls. */
 struct ls_probe_task {
 	__u64 slow_lock; /* lock of the open slow path, 0 if none */
@@ -205,6 +212,8 @@ struct ls_probe_task {
 	__u32 osq_kind;	 /* kind of the outer lock of the open osq_lock() */
 	__u64 osq_outer; /* outer lock address, 0 if unknown */
 	__u64 osq_start; /* 0 if no osq_lock() open */
+	/* probe-only rows: first sleep of the open slow path, 0 if none */
+	__u64 sleep_start;
 };
 
 /* Spin-function address range, set by user space from kallsyms. */
@@ -265,7 +274,7 @@ _Static_assert(sizeof(struct ls_caller_key) == 16, "ls_caller_key layout");
 _Static_assert(sizeof(struct ls_caller_val) == 16, "ls_caller_val layout");
 _Static_assert(sizeof(struct ls_wait) == 40, "ls_wait layout");
 _Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 40, "ls_waits layout");
-_Static_assert(sizeof(struct ls_probe_task) == 48, "ls_probe_task layout");
+_Static_assert(sizeof(struct ls_probe_task) == 56, "ls_probe_task layout");
 _Static_assert(sizeof(struct ls_spin_range) == 24, "ls_spin_range layout");
 _Static_assert(sizeof(struct ls_spin_key) == 8, "ls_spin_key layout");
 _Static_assert(sizeof(struct ls_owner_args) == 56, "ls_owner_args layout");

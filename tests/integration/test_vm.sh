@@ -73,8 +73,8 @@ if run_guest amd64; then
 		fi
 	done
 	row=$(grep '^probe __mutex_lock ' "$out/amd64.doctor.txt" | sed 's/  */ /g')
-	if [[ "$row" == *"kprobe yes yes"*"__mutex_lock."* ]]; then
-		pass "vm amd64: __mutex_lock clone attached by kprobe: $row"
+	if [[ "$row" == *"fentry yes yes"*"__mutex_lock_slowpath,__mutex_lock_killable_slowpath,__mutex_lock_interruptible_slowpath"* ]]; then
+		pass "vm amd64: __mutex_lock has no BTF entry: fentry on its three callers: $row"
 	else
 		fail "vm amd64: __mutex_lock: $row"
 	fi
@@ -108,6 +108,36 @@ if run_guest amd64; then
 	else
 		fail "vm amd64: kprobe run: pipe mutex slow-path calls '$sc'"
 	fi
+	# probe-only mode: doctor's reasons, then one run of each workload
+	# seen by both views at once (tests/vm/equivalence.py)
+	section "$log" doctor-po >"$out/amd64.doctor-po.txt"
+	row=$(grep '^probe-only rows ' "$out/amd64.doctor-po.txt" | sed 's/  */ /g')
+	if [[ "$row" == *"raw_tp yes yes"*"__mutex_lock"*"rwsem_down_write_slowpath"* ]]; then
+		pass "vm amd64: --no-tracepoints: $row"
+	else
+		fail "vm amd64: --no-tracepoints: probe-only rows: $row"
+	fi
+	row=$(grep '^probe queued_spin_lock_slowpath ' "$out/amd64.doctor-po.txt" | sed 's/  */ /g')
+	if [[ "$row" == *"kprobe blacklist: "*"not probed"* ]]; then
+		pass "vm amd64: doctor explains the spinlock slow path: $row"
+	else
+		fail "vm amd64: spinlock slow path row: $row"
+	fi
+	section "$log" kallsyms-locking >"$out/amd64.kallsyms-locking.txt"
+	for w in pipe:mutex mmap:rwsem:W netlink:mutex; do
+		k=${w#*:} w=${w%%:*}
+		if [ $w = netlink ] && ! grep -q '^LS-OUT-BEGIN netlink' "$log"; then
+			skip "vm amd64: equivalence netlink: stress-ng not installed on the host"
+			continue
+		fi
+		while IFS='|' read -r verdict text; do
+			case $verdict in
+			pass) pass "vm amd64: $text" ;;
+			skip) skip "vm amd64: $text" ;;
+			*) fail "vm amd64: $text" ;;
+			esac
+		done < <(python3 "$vm/equivalence.py" "$log" $w "$k")
+	done
 	if grep -q '^LS-OUT-BEGIN netlink' "$log"; then
 		g='[r for r in d["locks"] if r["name"]=="genl_mutex"]'
 		n=$(pyjson "$log" netlink "sum(x['contentions'] for x in $g)")

@@ -9,11 +9,59 @@ out() { # out NAME CMD...
 	echo "LS-OUT-RC $name $?"
 	echo "LS-OUT-END $name"
 }
+# waitfor FILE: until lockscope says in FILE that it traces (30 s at most)
+waitfor() {
+	i=0
+	while ! grep -q tracing "$1" && [ $i -lt 150 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+}
+# eq NAME PROG...: one run of a workload seen by two observers at once: the
+# probe-only view (--no-tracepoints) and the tracepoint view, both of every
+# lock from before PROG starts to after it ends, keyed by address (--addr).
+# Both count the same waits.  The probe-only view attaches first: kprobes on
+# one address run newest first, so its entry probe runs after the other
+# view's and its return probe (armed last) before the other's: its waits
+# hold none of the other view's probe work.
+eq() {
+	eqn=$1
+	shift
+	rm -f /tmp/eq-po.json /tmp/eq-po.err /tmp/eq-tp.json /tmp/eq-tp.err
+	lockscope hist --json --addr -F 0 --no-tracepoints >/tmp/eq-po.json 2>/tmp/eq-po.err &
+	po=$!
+	waitfor /tmp/eq-po.err
+	lockscope hist --json --addr -F 0 >/tmp/eq-tp.json 2>/tmp/eq-tp.err &
+	tp=$!
+	waitfor /tmp/eq-tp.err
+	"$@" >/dev/null 2>&1
+	kill -INT $tp $po
+	wait $tp
+	wait $po
+	for v in po tp; do
+		echo "LS-OUT-BEGIN eq-$eqn-$v"
+		cat /tmp/eq-$v.json /tmp/eq-$v.err
+		echo "LS-OUT-END eq-$eqn-$v"
+	done
+}
 out doctor lockscope doctor
+lockscope doctor --no-tracepoints >/tmp/doctor-po.txt 2>&1
+rc=$?
+echo "LS-OUT-BEGIN doctor-po"
+cat /tmp/doctor-po.txt
+echo "LS-OUT-RC doctor-po $rc"
+echo "LS-OUT-END doctor-po"
+out kallsyms-locking grep -E ' (osq_lock|__mutex_lock[a-z_]*|rwsem_down_[a-z_]*|mutex_spin_on_owner|[a-z_]*queued_spin_lock_slowpath)(\.[a-z]+\.[0-9]+)*$' /proc/kallsyms
 out doctor-kprobe lockscope doctor --source kprobe
 out mmap lockscope hist --json -F 499 -- mmap_hammer 2 3
 out pipe-kprobe lockscope hist --json --source kprobe -F 0 -- pipe_hammer 2 2
+# the equivalence runs, where the probes can make rows (not on PREEMPT_RT)
+rows=0
+grep -Eq '^probe-only rows +raw_tp +yes +yes' /tmp/doctor-po.txt && rows=1
+[ $rows = 1 ] && eq pipe pipe_hammer 2 2
+[ $rows = 1 ] && eq mmap mmap_hammer 2 2
 if [ -x /bin/stress-ng ]; then
 	out netlink lockscope hist --json -F 499 -- stress-ng --netlink-task 2 -t 3s
+	[ $rows = 1 ] && eq netlink stress-ng --netlink-task 2 -t 2s
 fi
 exit 0

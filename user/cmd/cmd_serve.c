@@ -323,7 +323,7 @@ int ls_cmd_serve(const struct ls_opts *o)
 	}
 	s.meta.src = ls_collector_sources(s.c);
 	s.meta.nsrc = LS_SRC_MAX;
-	for (unsigned i = LS_SRC_PROBE; i < LS_SRC_MAX; i++)
+	for (unsigned i = LS_SRC_PROBE; i < LS_SRC_PROBE_END; i++)
 		s.meta.probes |= s.meta.src[i].active;
 	fd = ls_http_listen((struct sockaddr *)&ss, len, bound, sizeof(bound));
 	if (fd < 0)

@@ -17,6 +17,11 @@ struct ls_tgt_plan {
 	unsigned nsyms;
 	uint64_t addr[LS_MAX_CLONES]; /* every clone, from kallsyms */
 	int in_btf; /* the plain name is a BTF function (fentry possible) */
+	enum ls_ret_kind ret; /* what the return value says (gave up) */
+	/* mutex: fentry on the noinline callers of __mutex_lock, which has
+	 * no BTF entry; kp_list keeps the kprobe symbols for a fallback */
+	int callers;
+	char kp_list[160];
 	struct bpf_link *links[2 * LS_MAX_CLONES];
 	unsigned nlinks;
 };
@@ -30,6 +35,7 @@ struct ls_collector {
 	struct ls_tgt_plan tgt[LS_TGT_MAX];
 	char refused[200]; /* why an explicit --source is refused, or "" */
 	struct bpf_link *tp_links[2];
+	struct bpf_link *rows_link; /* sched_switch, probe-only rows */
 	struct bpf_link **perf_links;
 	int ncpus_possible, ncpus_online;
 	int stats_fd;

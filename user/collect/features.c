@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* features.c - feature probes, run once at start; each explains itself. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -104,6 +105,27 @@ int ls_probe_kprobe(char *why, size_t len)
 	snprintf(why, len,
 		 "no kprobe PMU: kernel built without CONFIG_KPROBES");
 	return -ENOENT;
+}
+
+int ls_kprobe_blacklisted(const char *func)
+{
+	FILE *f = fopen("/sys/kernel/debug/kprobes/blacklist", "r");
+	char line[512];
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	/* "0xSTART-0xEND\tname" per line */
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *name = strchr(line, '\t');
+
+		if (!name)
+			continue;
+		name[1 + strcspn(name + 1, "\n")] = '\0';
+		found = !strcmp(name + 1, func);
+	}
+	fclose(f);
+	return found;
 }
 
 int ls_perf_open_cpu_clock(int cpu, unsigned hz)

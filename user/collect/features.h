@@ -11,6 +11,8 @@
 enum ls_mech ls_probe_tracepoints(struct ls_source *s);
 int ls_probe_fentry(const char *func, char *why, size_t len);
 int ls_probe_kprobe(char *why, size_t len);
+/* Is @func in the kernel's kprobe blacklist (debugfs)?  1, 0 or -errno. */
+int ls_kprobe_blacklisted(const char *func);
 int ls_probe_sampler(unsigned hz, char *why, size_t len);
 int ls_perf_open_cpu_clock(int cpu, unsigned hz);
 /* errno explained in words */

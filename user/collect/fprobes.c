@@ -14,13 +14,33 @@
 #include <bpf/btf.h>
 #include "collect/collector_int.h"
 #include "collect/features.h"
+#include "model/symsel.h"
 
-static const char *const tgt_name[LS_TGT_MAX] = {
-	[LS_TGT_OSQ] = "osq_lock",
-	[LS_TGT_MUTEX] = "__mutex_lock",
-	[LS_TGT_RWSEM_W] = "rwsem_down_write_slowpath",
-	[LS_TGT_RWSEM_R] = "rwsem_down_read_slowpath",
+#define tgt_name(t) ls_target_name(t)
+
+/* Arguments before the return value in each fexit program (fprobes.bpf.h):
+ * the kernel's BTF prototype must have as many for fentry to be used. */
+static const unsigned fexit_args[LS_TGT_MAX] = {
+	[LS_TGT_OSQ] = 1,
+	[LS_TGT_MUTEX] = 5,
+	[LS_TGT_RWSEM_W] = 2,
+	[LS_TGT_RWSEM_R] = 3,
 };
+
+/* Arguments of BTF function @name, or -1 when it is not in BTF. */
+static int btf_nargs(const struct btf *btf, const char *name)
+{
+	const struct btf_type *t;
+	int id;
+
+	if (!btf)
+		return -1;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, (__u32)id)->type);
+	return t ? btf_vlen(t) : -1;
+}
 
 struct tgt_progs {
 	struct bpf_program *fentry, *fexit, *kp, *kretp;
@@ -52,6 +72,29 @@ static struct tgt_progs progs_of(struct lockscope_bpf *skel, int t)
 	}
 }
 
+/* The mutex callers' fentry/fexit programs (fprobes.bpf.h), in pairs. */
+static void caller_progs(struct lockscope_bpf *skel, struct bpf_program **p)
+{
+	p[0] = skel->progs.mcall_plain_enter;
+	p[1] = skel->progs.mcall_plain_exit;
+	p[2] = skel->progs.mcall_kill_enter;
+	p[3] = skel->progs.mcall_kill_exit;
+	p[4] = skel->progs.mcall_intr_enter;
+	p[5] = skel->progs.mcall_intr_exit;
+}
+
+/* Can fentry reach the mutex slow path through its callers?  Each must be
+ * a BTF function of one argument (the lock). */
+static int callers_in_btf(const struct ls_ksyms *ks, const struct btf *btf,
+			  struct ls_symsel *cs)
+{
+	ls_symsel_callers(ks, LS_TGT_MUTEX, cs);
+	for (size_t i = 0; i < cs->n; i++)
+		if (btf_nargs(btf, cs->syms[i]->name) != 1)
+			return 0;
+	return cs->n > 0;
+}
+
 static void set_mech(struct ls_source *s, struct ls_tgt_plan *p, enum ls_mech m,
 		     enum ls_why why)
 {
@@ -71,9 +114,9 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 	const char *fentry_probe = "osq_lock";
 
 	for (int t = 0; t < LS_TGT_MAX && btf; t++)
-		if (btf__find_by_name_kind(btf, tgt_name[t], BTF_KIND_FUNC) >
+		if (btf__find_by_name_kind(btf, tgt_name(t), BTF_KIND_FUNC) >
 		    0) {
-			fentry_probe = tgt_name[t];
+			fentry_probe = tgt_name(t);
 			break;
 		}
 	fentry_ok =
@@ -88,41 +131,46 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 	for (int t = 0; t < LS_TGT_MAX; t++) {
 		struct ls_source *s = &src[LS_SRC_PROBE + t];
 		struct ls_tgt_plan *p = &tgt[t];
-		const struct ls_ksym *found[LS_MAX_CLONES];
-		size_t n = 0, off = 0;
-		int plain = 0;
+		struct ls_symsel sel = {0}, cs;
+		const struct ls_ksym *found[1];
+		char cnote[240] = "";
+		char note[240] = "";
+		int nargs;
 
 		memset(p, 0, sizeof(*p));
-		snprintf(s->name, sizeof(s->name), "probe %s", tgt_name[t]);
+		snprintf(s->name, sizeof(s->name), "probe %s", tgt_name(t));
 		if (ks)
-			n = ls_ksyms_clones(ks, tgt_name[t], found,
-					    LS_MAX_CLONES);
-		for (size_t i = 0; i < n; i++) {
-			p->addr[p->nsyms++] = found[i]->addr;
-			plain |= !strcmp(found[i]->name, tgt_name[t]);
-			off += (size_t)snprintf(
-				s->symbols + off,
-				off < sizeof(s->symbols)
-					? sizeof(s->symbols) - off
-					: 0,
-				"%s%s", i ? "," : "", found[i]->name);
-			if (off >= sizeof(s->symbols))
-				off = sizeof(s->symbols) - 1;
+			ls_symsel_pick(ks, (enum ls_target)t, &sel);
+		for (size_t i = 0; i < sel.n && i < LS_MAX_CLONES; i++)
+			p->addr[p->nsyms++] = sel.syms[i]->addr;
+		snprintf(s->symbols, sizeof(s->symbols), "%s", sel.list);
+		p->ret = sel.ret;
+		nargs = sel.single_plain ? btf_nargs(btf, tgt_name(t)) : -1;
+		p->in_btf = nargs >= 0 && (unsigned)nargs == fexit_args[t];
+		snprintf(p->kp_list, sizeof(p->kp_list), "%s", sel.list);
+		if (t == LS_TGT_MUTEX && sel.n && !p->in_btf && ks &&
+		    callers_in_btf(ks, btf, &cs)) {
+			p->callers = 1;
+			snprintf(cnote, sizeof(cnote), "%.160s (%.70s)",
+				 cs.list, cs.reason);
 		}
-		p->in_btf = plain && btf &&
-			    btf__find_by_name_kind(btf, tgt_name[t],
-						   BTF_KIND_FUNC) > 0;
+		if (sel.reason[0] && sel.n)
+			snprintf(note, sizeof(note), " (%s)", sel.reason);
+		else if (nargs >= 0 && !p->in_btf)
+			snprintf(note, sizeof(note),
+				 " (fexit wants %u arguments, BTF has %d)",
+				 fexit_args[t], nargs);
 		set_mech(s, p, LS_MECH_NONE, LS_WHY_NO_KSYMS);
 		if (!ks) {
 			snprintf(s->reason, sizeof(s->reason),
 				 "kallsyms unreadable: cannot resolve %s",
-				 tgt_name[t]);
+				 tgt_name(t));
 			continue;
 		}
 		s->why = LS_WHY_ABSENT;
-		if (!n) {
-			snprintf(s->reason, sizeof(s->reason),
-				 "%s is not in this kernel%s", tgt_name[t],
+		if (!sel.n) {
+			snprintf(s->reason, sizeof(s->reason), "%.180s%s",
+				 sel.reason,
 				 ls_ksyms_clones(ks, "rt_mutex_slowlock_block",
 						 found, 1)
 					 ? " (PREEMPT_RT: mutexes and rwsems "
@@ -142,17 +190,28 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 		    p->in_btf) {
 			set_mech(s, p, LS_MECH_FENTRY, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
-				 "fentry/fexit on %s (in BTF)", tgt_name[t]);
+				 "fentry/fexit on %s (in BTF)", tgt_name(t));
 			continue;
 		}
+		if (o->probe_mode != LS_PROBE_KPROBE && fentry_ok &&
+		    p->callers) {
+			set_mech(s, p, LS_MECH_FENTRY, LS_WHY_OK);
+			snprintf(s->symbols, sizeof(s->symbols), "%s", cs.list);
+			snprintf(s->reason, sizeof(s->reason),
+				 "fentry/fexit on %s", cnote);
+			continue;
+		}
+		p->callers = 0;
 		if (o->probe_mode != LS_PROBE_FENTRY && kprobe_ok) {
 			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
-				 "kprobe/kretprobe on %s%s", s->symbols,
+				 "kprobe/kretprobe on %s%s%s", s->symbols,
 				 o->probe_mode == LS_PROBE_KPROBE
 					 ? " (--source kprobe)"
+				 : note[0]    ? ""
 				 : !p->in_btf ? " (not in BTF: no fentry)"
-					      : " (fentry refused)");
+					      : " (fentry refused)",
+				 note);
 			continue;
 		}
 		{
@@ -183,18 +242,31 @@ void ls_probes_configure(struct ls_collector *c)
 		struct tgt_progs p = progs_of(c->skel, t);
 		enum ls_mech m = c->tgt[t].mech;
 
-		bpf_program__set_autoload(p.fentry, m == LS_MECH_FENTRY);
-		bpf_program__set_autoload(p.fexit, m == LS_MECH_FENTRY);
+		int cl = m == LS_MECH_FENTRY && c->tgt[t].callers;
+
+		bpf_program__set_autoload(p.fentry, m == LS_MECH_FENTRY && !cl);
+		bpf_program__set_autoload(p.fexit, m == LS_MECH_FENTRY && !cl);
+		if (t == LS_TGT_MUTEX) {
+			struct bpf_program *cp[6];
+
+			caller_progs(c->skel, cp);
+			for (int i = 0; i < 6; i++)
+				bpf_program__set_autoload(cp[i], cl);
+		}
 		bpf_program__set_autoload(p.kp, m == LS_MECH_KPROBE);
 		bpf_program__set_autoload(p.kretp, m == LS_MECH_KPROBE);
 		if (m == LS_MECH_FENTRY) {
 			bpf_program__set_attach_target(p.fentry, 0,
-						       tgt_name[t]);
-			bpf_program__set_attach_target(p.fexit, 0, tgt_name[t]);
+						       tgt_name(t));
+			bpf_program__set_attach_target(p.fexit, 0, tgt_name(t));
 		}
 		slow |= t != LS_TGT_OSQ && m != LS_MECH_NONE;
+		c->skel->rodata->ret_kind[t] = c->tgt[t].ret;
 	}
 	c->skel->rodata->probes_on = slow;
+	c->skel->rodata->probe_rows = c->src[LS_SRC_ROWS].available;
+	bpf_program__set_autoload(c->skel->progs.sleep_mark,
+				  c->src[LS_SRC_ROWS].available);
 }
 
 int ls_probes_degrade(struct ls_collector *c, int err)
@@ -210,6 +282,11 @@ int ls_probes_degrade(struct ls_collector *c, int err)
 		if (p->mech != LS_MECH_FENTRY)
 			continue;
 		retry = 1;
+		if (p->callers) {
+			p->callers = 0;
+			snprintf(s->symbols, sizeof(s->symbols), "%s",
+				 p->kp_list);
+		}
 		if (kprobe_ok && c->o.probe_mode != LS_PROBE_FENTRY) {
 			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
@@ -281,6 +358,33 @@ static struct bpf_link *attach_kprobe_addr(struct bpf_program *prog, int type,
 	return l;
 }
 
+/* Probe-only rows: the sched_switch program, once a slow path attached. */
+static void attach_rows(struct ls_collector *c)
+{
+	struct ls_source *s = &c->src[LS_SRC_ROWS];
+	int slow = 0;
+
+	for (int t = LS_TGT_MUTEX; t < LS_TGT_MAX; t++)
+		slow |= c->src[LS_SRC_PROBE + t].active;
+	if (!s->available)
+		return;
+	if (!slow) {
+		snprintf(s->reason, sizeof(s->reason),
+			 "no slow-path probe attached: no mutex or rwsem rows");
+		s->why = LS_WHY_FAILED;
+		return;
+	}
+	c->rows_link = bpf_program__attach(c->skel->progs.sleep_mark);
+	if (!c->rows_link) {
+		snprintf(s->reason, sizeof(s->reason),
+			 "attaching raw_tp/sched_switch failed: %s",
+			 ls_probe_why(errno));
+		s->why = LS_WHY_FAILED;
+		return;
+	}
+	s->active = 1;
+}
+
 void ls_probes_attach(struct ls_collector *c)
 {
 	int type = -1, ret_bit = 0;
@@ -291,7 +395,19 @@ void ls_probes_attach(struct ls_collector *c)
 		struct tgt_progs pr = progs_of(c->skel, t);
 		int err = 0;
 
-		if (p->mech == LS_MECH_FENTRY) {
+		if (p->mech == LS_MECH_FENTRY && p->callers) {
+			struct bpf_program *cp[6];
+
+			caller_progs(c->skel, cp);
+			for (int i = 0; i < 6 && !err; i++) {
+				p->links[p->nlinks] =
+					bpf_program__attach(cp[i]);
+				if (p->links[p->nlinks])
+					p->nlinks++;
+				else
+					err = errno;
+			}
+		} else if (p->mech == LS_MECH_FENTRY) {
 			p->links[p->nlinks] = bpf_program__attach(pr.fentry);
 			if (p->links[p->nlinks])
 				p->nlinks++;
@@ -340,10 +456,13 @@ void ls_probes_attach(struct ls_collector *c)
 		}
 		s->active = 1;
 	}
+	attach_rows(c);
 }
 
 void ls_probes_detach(struct ls_collector *c)
 {
 	for (int t = 0; t < LS_TGT_MAX; t++)
 		detach_one(&c->tgt[t]);
+	bpf_link__destroy(c->rows_link);
+	c->rows_link = NULL;
 }

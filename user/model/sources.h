@@ -12,7 +12,12 @@ enum ls_source_id {
 	LS_SRC_SAMPLER, /* cpu-clock perf_event sampler */
 	LS_SRC_PROBE,	/* first function-probe target: LS_SRC_PROBE + ls_target
 			 */
-	LS_SRC_MAX = LS_SRC_PROBE + LS_TGT_MAX, /* one per probe target */
+	LS_SRC_PROBE_END = LS_SRC_PROBE + LS_TGT_MAX, /* one per probe target */
+	/* probe-only rows: the slow-path probes make the rows when the
+	 * tracepoints are off; sched_switch marks the end of spinning */
+	LS_SRC_ROWS = LS_SRC_PROBE_END,
+	LS_SRC_QSPIN, /* queued spinlock slow path: found, never probed */
+	LS_SRC_MAX,
 };
 
 /* How function probes may attach (--source). */
@@ -42,6 +47,8 @@ enum ls_why {
 	LS_WHY_NO_KSYMS, /* kallsyms unreadable: addresses unknown */
 	LS_WHY_REFUSED,	 /* the kernel refuses the mechanism */
 	LS_WHY_FAILED,	 /* load or attach failed */
+	LS_WHY_UNNEEDED, /* another source already gives what it would */
+	LS_WHY_UNSAFE,	 /* the kernel would allow it; lockscope will not */
 };
 
 struct ls_source {
