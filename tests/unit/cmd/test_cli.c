@@ -174,7 +174,7 @@ static void good_lines(void **state)
 	assert_int_equal(o.cmd, LS_CMD_DOCTOR);
 	/* each command with the options it takes */
 	assert_int_equal(parse(&o, "doctor -F 0 --no-tracepoints --source "
-				   "none --kallsyms /k -v"),
+				   "none --kallsyms /proc/kallsyms -v"),
 			 0);
 	assert_int_equal(parse(&o,
 			       "serve -i 2 --forget 5 -L genl -T mutex -p 3 "
