@@ -2,6 +2,7 @@
 /* json.c - snapshots as JSON (json-c): hist --json and the lock rows of
  * record files. */
 #include <stdio.h>
+#include "export/holders_json.h"
 #include "export/json.h"
 
 static void add_u64(struct json_object *o, const char *k, uint64_t v)
@@ -76,6 +77,7 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 		json_object_array_add(callers, c);
 	}
 	json_object_object_add(o, "callers", callers);
+	json_object_object_add(o, "holder", ls_holders_to_json(r));
 	return o;
 }
 
