@@ -187,6 +187,7 @@ enum ls_sort {
 	LS_SORT_KIND,
 	LS_SORT_WON,	/* spin-won percent */
 	LS_SORT_CALLER, /* top caller's name */
+	LS_SORT_PRE,	/* preempted-holder percent */
 	LS_SORT_NR,
 };
 int ls_sort_parse(const char *s, enum ls_sort *out);
