@@ -52,10 +52,10 @@ elif run pinned pinned 3 -L mmap_lock && run spread spread 3 -L mmap_lock; then
 	spr=$(field spread rwsem:W "h['preempted_pct']" 2>"$out/spr.py.err")
 	pinw=$(field pinned rwsem:W "r['contentions']" 2>/dev/null)
 	sprw=$(field spread rwsem:W "r['contentions']" 2>/dev/null)
-	if python3 -c "import sys; p, s = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if p > 0 and p >= s + 20 else 1)" "$pin" "$spr" 2>/dev/null; then
+	if python3 -c "import sys; p, s = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if p > 0 and p >= s + 15 else 1)" "$pin" "$spr" 2>/dev/null; then
 		pass "preemption: mmap_lock holder preempted in ${pin}% of $pinw waits pinned to one CPU with a hog, ${spr}% of $sprw spread over two CPUs"
 	else
-		fail "preemption: preempted-holder share pinned ${pin:-?}% ($pinw waits) not > 0 and 20 points above spread ${spr:-?}% ($sprw waits): $(cat "$out"/pin.py.err "$out"/spr.py.err | tail -2)"
+		fail "preemption: preempted-holder share pinned ${pin:-?}% ($pinw waits) not > 0 and 15 points above spread ${spr:-?}% ($sprw waits): $(cat "$out"/pin.py.err "$out"/spr.py.err | tail -2)"
 	fi
 else
 	fail "preemption: lockscope failed: $(tail -2 "$out/pinned.err" "$out/spread.err")"
