@@ -40,7 +40,8 @@ COLLECT_OBJS := $(filter $(BUILD)/collect/%,$(AGENT_OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/lock_spread
+WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/lock_spread \
+	$(BUILD)/holder_hammer
 
 .PHONY: all clean test test-unit test-static test-integration test-vm \
 	tests-build check-format format install \

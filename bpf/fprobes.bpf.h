@@ -179,6 +179,7 @@ static __always_inline int slow_exit(__u32 kind, __u32 rk, long ret)
 				atomic_max(&s->max_ns, dur);
 				atomic_min(&s->min_ns, dur);
 			}
+			holders_untraced(s, spin, !pt->slow_tp_ns);
 		}
 	} else {
 		bump(&losses, LS_LOSS_LOCK_MAP_FULL);

@@ -10,7 +10,8 @@
  * In-flight waits live per task (sleeping locks may migrate) or per CPU
  * (spinning locks never sleep), each a small stack of LS_DEPTH for nesting.
  * The end programs run inside the critical section of spinlocks: no stack
- * walk and no map insert there.
+ * walk and no map insert there, but for the holder side's sampled stacks
+ * (holders.bpf.h: 2 of every stack_every successful ends of a lock).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -164,6 +165,8 @@ static __always_inline __u64 log2_slot(__u64 v)
 		r = LS_HIST_SLOTS - 1;
 	return r & (LS_HIST_SLOTS - 1);
 }
+
+#include "holders.bpf.h"
 
 static __always_inline __u32 kind_of(__u32 flags)
 {
@@ -559,6 +562,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 	top->phase = (flags & LS_LCB_SPIN) || LS_KIND_IS_SPINNING(kind)
 			     ? LS_PHASE_SPIN
 			     : LS_PHASE_SLEEP;
+	holders_begin(top, s);
 	ws->depth = d + 1;
 	return 0;
 }
@@ -605,7 +609,8 @@ static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock, __u32 tid,
 
 #include "caller_wait.bpf.h"
 
-static __always_inline void record(struct ls_wait *w, __u64 now, long ret)
+static __always_inline void record(void *ctx, struct ls_wait *w, __u64 now,
+				   long ret, __u32 tid)
 {
 	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
 	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
@@ -632,6 +637,7 @@ static __always_inline void record(struct ls_wait *w, __u64 now, long ret)
 		__sync_fetch_and_add(&s->gave_up, 1);
 	atomic_max(&s->max_ns, dur);
 	atomic_min(&s->min_ns, dur);
+	holders_record(ctx, s, w, now, dur, ret, tid);
 	bump(&counters, LS_CTR_RECORDED);
 	credit_caller_wait(w, dur);
 }
@@ -652,11 +658,12 @@ static __always_inline void credit_slow_path(__u32 tid, struct ls_wait *w,
  *
  * The wait is looked for on this CPU's stack (spinning waits, a mutex spin
  * that won), then on the task's stack, whose entry goes when it empties.
- * The whole wait and its open phase are added to the lock's stats.  This
- * runs inside a spinlock's critical section: lookups and atomics only, no
- * stack walk, no map insert.  An end without a seen begin is a counted loss.
+ * The whole wait and its open phase are added to the lock's stats, and the
+ * holder side's (holders.bpf.h).  This runs inside a spinlock's critical
+ * section: lookups and atomics only, but for the holder's sampled stack.
+ * An end without a seen begin is a counted loss.
  */
-static __always_inline int on_end(__u64 lock, long ret)
+static __always_inline int on_end(void *ctx, __u64 lock, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
 	__u32 tid = (__u32)id, zero = 0;
@@ -694,7 +701,7 @@ static __always_inline int on_end(__u64 lock, long ret)
 	}
 	if (probes_on) /* a mutex's won spin ends in cpu_state */
 		credit_slow_path(tid, &w, now);
-	record(&w, now, ret);
+	record(ctx, &w, now, ret, tid);
 	return 0;
 }
 
@@ -707,7 +714,7 @@ int BPF_PROG(begin_btf, void *lock, unsigned int flags)
 SEC("tp_btf/contention_end")
 int BPF_PROG(end_btf, void *lock, int ret)
 {
-	return on_end((__u64)lock, ret);
+	return on_end(ctx, (__u64)lock, ret);
 }
 
 SEC("raw_tp/contention_begin")
@@ -719,7 +726,7 @@ int BPF_PROG(begin_raw, void *lock, unsigned int flags)
 SEC("raw_tp/contention_end")
 int BPF_PROG(end_raw, void *lock, int ret)
 {
-	return on_end((__u64)lock, ret);
+	return on_end(ctx, (__u64)lock, ret);
 }
 
 SEC("perf_event")

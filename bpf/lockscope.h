@@ -70,6 +70,30 @@ enum ls_phase {
 	LS_PHASE_SLEEP = 1, /* blocked */
 };
 
+/*
+ * State of the task holding the lock when a wait begins (bpf/holders.bpf.h),
+ * read from the lock's owner word: only mutex, rwsem and rt_mutex have one.
+ * A mutex's wait takes the state read at its first begin (MUTEX|SPIN), when
+ * the waiter starts waiting; its second begin (going to sleep) reads nothing.
+ */
+enum ls_holder {
+	LS_HOLDER_UNKNOWN = 0, /* no owner word (spinlocks...), reader-owned
+				* rwsem, or a read that failed */
+	LS_HOLDER_RUNNING,     /* owner task on a CPU (task->on_cpu) */
+	LS_HOLDER_PREEMPTED,   /* runnable, off CPU (on_rq, not on_cpu) */
+	LS_HOLDER_SLEEPING,    /* blocked with the lock held (neither) */
+	LS_HOLDER_FREE,	       /* owner word 0: released just then (handoff
+				* race between the fast path and the begin) */
+	LS_HOLDER_MAX,
+};
+
+/* ls_wait.hflags: what the owner word said at the wait's first begin. */
+#define LS_HF_OWNER_READ (1U << 0)  /* the lock has an owner word, read */
+#define LS_HF_SAME_HOLDER (1U << 1) /* it named the last contended holder */
+
+/* holder_sites: a holder's stack id when it was not sampled. */
+#define LS_SITE_UNSAMPLED (-1)
+
 /* ---- losses: every event not fully recorded, by reason --------------- */
 
 enum ls_loss {
@@ -87,6 +111,8 @@ enum ls_loss {
 	LS_LOSS_OSQ_OUTER, /* osq_lock() call whose outer lock is unknown */
 	LS_LOSS_RECURSION, /* program runs the kernel skipped (nested on one
 			    * CPU); filled by user space from bpf_prog_info */
+	LS_LOSS_HOLDER_MAP_FULL, /* sampled tenure not kept by site:
+				  * holder_sites full (counted unsampled) */
 	LS_LOSS_MAX,
 };
 
@@ -104,6 +130,7 @@ enum ls_counter {
 	LS_CTR_OSQ_CALLS,      /* osq_lock() calls seen by a function probe */
 	LS_CTR_OSQ_BAILOUTS,   /* ... that returned false */
 	LS_CTR_SLOW_CALLS,     /* slow-path calls seen by function probes */
+	LS_CTR_HOLDER_STACKS,  /* holder stacks taken at contention_end */
 	LS_CTR_MAX,
 };
 
@@ -151,6 +178,32 @@ struct ls_lock_stats {
 	__u64 hist[LS_HIST_SLOTS]; /* log2 histogram of whole waits */
 	__u64 hist_spin[LS_HIST_SLOTS];	 /* log2 histogram of spin phases */
 	__u64 hist_sleep[LS_HIST_SLOTS]; /* log2 histogram of sleep phases */
+	/*
+	 * The holder side (bpf/holders.bpf.h).  Waits by the holder's state
+	 * at their first begin: holder_waits[] sums to contentions (plus the
+	 * rwsem writer spins only a slow-path probe saw, as unknown), and
+	 * holder_ns[] to total_ns.  Tenure: from one successful end to the
+	 * next on this lock while the second waiter waited, the first
+	 * holder's time with others queued, handoff latency included (an
+	 * upper bound).  tenure_ns = tenure summed over holder_sites +
+	 * tenure_unsampled_ns + tenure_unseen_ns; hist_tenure counts them.
+	 */
+	__u64 holder_waits[LS_HOLDER_MAX];
+	__u64 holder_ns[LS_HOLDER_MAX];
+	__u64 tenure_ns;
+	__u64 tenure_unsampled_ns; /* holder's stack not sampled */
+	__u64 tenure_unseen_ns;	   /* holder not seen taking it under
+				    * contention (took it uncontended, or
+				    * before the run) */
+	__u64 hist_tenure[LS_HIST_SLOTS];
+	/* handoff state (not totals): the last holder that took the lock
+	 * under contention */
+	__u64 handoff_ns;  /* its contention_end (ktime), 0: none yet */
+	__u64 holder_task; /* its task_struct address: compared with owner
+			    * words in BPF, never exported */
+	__u64 holder_ends; /* successful ends: the holder-stack sampler */
+	__s32 holder_site; /* its stack id, LS_SITE_UNSAMPLED if none */
+	__u32 holder_tid;
 };
 
 /* lock_callers key: sampled caller stacks of a lock. */
@@ -176,6 +229,8 @@ struct ls_wait {
 	__u32 phase; /* enum ls_phase */
 	__u32 tid;   /* the waiter: per-CPU records of other tasks are stale */
 	__u32 stack_ref; /* sampled caller stack: its id + 1; 0 if none */
+	__u16 holder;	 /* enum ls_holder, read at the first begin */
+	__u16 hflags;	 /* LS_HF_* */
 };
 
 /* task_state value (key: __u32 tid) and cpu_state value. */
@@ -183,6 +238,25 @@ struct ls_waits {
 	struct ls_wait w[LS_DEPTH];
 	__u32 depth;
 	__u32 tgid;
+};
+
+/*
+ * holder_sites key: tenure of sampled holders, by the holder's stack (taken
+ * at its own contention_end), the stack of the waiter that took the lock
+ * after it (LS_SITE_UNSAMPLED if that end was not sampled) and the holder's
+ * tid.  Value: struct ls_holder_val.
+ */
+struct ls_holder_key {
+	__u64 addr;
+	__u32 kind;
+	__s32 holder_site;
+	__s32 waiter_site;
+	__u32 holder_tid;
+};
+
+struct ls_holder_val {
+	__u64 tenure_ns;
+	__u64 count;
 };
 
 /* Function probe targets. */
@@ -272,13 +346,17 @@ _Static_assert(LS_SPIN_FUNC_OTHER >= LS_MAX_SPIN_RANGES &&
 _Static_assert(sizeof(struct ls_lock_key) == 16, "ls_lock_key layout");
 _Static_assert(sizeof(struct ls_caller_key) == 16, "ls_caller_key layout");
 _Static_assert(sizeof(struct ls_caller_val) == 16, "ls_caller_val layout");
-_Static_assert(sizeof(struct ls_wait) == 40, "ls_wait layout");
-_Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 40, "ls_waits layout");
+_Static_assert(sizeof(struct ls_wait) == 48, "ls_wait layout");
+_Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 48, "ls_waits layout");
 _Static_assert(sizeof(struct ls_probe_task) == 56, "ls_probe_task layout");
 _Static_assert(sizeof(struct ls_spin_range) == 24, "ls_spin_range layout");
 _Static_assert(sizeof(struct ls_spin_key) == 8, "ls_spin_key layout");
 _Static_assert(sizeof(struct ls_owner_args) == 56, "ls_owner_args layout");
-_Static_assert(sizeof(struct ls_lock_stats) == (23 + 3 * LS_HIST_SLOTS) * 8,
+_Static_assert(sizeof(struct ls_lock_stats) ==
+		       (23 + 4 * LS_HIST_SLOTS + 2 * LS_HOLDER_MAX + 7) * 8,
 	       "ls_lock_stats layout");
+_Static_assert(sizeof(struct ls_holder_key) == 24, "ls_holder_key layout");
+_Static_assert(sizeof(struct ls_holder_val) == 16, "ls_holder_val layout");
+_Static_assert(LS_HOLDER_MAX <= 0xffff, "ls_wait.holder is 16 bits");
 
 #endif /* LOCKSCOPE_H */

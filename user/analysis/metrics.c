@@ -61,6 +61,36 @@ static double ms(uint64_t ns)
 /* indexes into the metric table of ls_snap_stats() */
 enum { SPIN_TIME = 4, SLEEP_TIME = 5, SPIN_FAILED = 6, PEAK_WAITERS = 8 };
 
+/* Shares of waits by holder state, for kinds with an owner word that
+ * recorded them (files before the holder side have none): 0 or -ENOMEM. */
+static int holder_metrics(struct ls_stats *out, const struct ls_rec_lock *l)
+{
+	static const struct {
+		unsigned state;
+		const char *name;
+	} m[] = {
+		{LS_HOLDER_PREEMPTED, "holder_preempted.pct"},
+		{LS_HOLDER_SLEEPING, "holder_sleeping.pct"},
+		{LS_HOLDER_RUNNING, "holder_running.pct"},
+	};
+	uint64_t all = 0;
+
+	for (unsigned i = 0; i < LS_HOLDER_MAX; i++)
+		all += l->holder_waits[i];
+	if (!all || !ls_kind_has_owner(l->kind))
+		return 0;
+	for (size_t j = 0; j < sizeof(m) / sizeof(*m); j++)
+		if (!add(out, l->name, (int)l->kind, m[j].name,
+			 100.0 * (double)l->holder_waits[m[j].state] /
+				 (double)all,
+			 (double)l->holder_waits[m[j].state]))
+			return -ENOMEM;
+	if (!add(out, l->name, (int)l->kind, "tenure.total.ms",
+		 ms(l->tenure_ns), (double)all))
+		return -ENOMEM;
+	return 0;
+}
+
 int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 {
 	uint64_t cont = 0, total = 0, spin = 0;
@@ -112,6 +142,8 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 			  ms(l->osq_ns), c) ||
 		     !add(out, l->name, (int)l->kind, "osq_bailouts",
 			  (double)l->osq_bailouts, (double)l->osq_bailouts)))
+			return -ENOMEM;
+		if (holder_metrics(out, l))
 			return -ENOMEM;
 		cont += l->contentions;
 		total += l->total_ns;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "cmd/commands.h"
+#include "collect/features.h"
 #include "model/kallsyms.h"
 #include "util/caps.h"
 #include "util/log.h"
@@ -60,6 +61,21 @@ int ls_cmd_doctor(const struct ls_opts *o)
 	for (int i = 0; i < LS_SRC_MAX; i++)
 		any |= src[i].available && started;
 
+	{
+		struct ls_holder_feature hf[8];
+		unsigned n = ls_probe_holders(hf, 8);
+
+		printf("\nholder state at wait start (owner words, CO-RE):\n");
+		for (unsigned i = 0; i < n; i++)
+			printf("  %-28s %s: %s\n", hf[i].field,
+			       hf[i].found > 0	 ? "found"
+			       : hf[i].found < 0 ? "BTF unreadable"
+						 : "absent",
+			       hf[i].found > 0 ? hf[i].yes : hf[i].no);
+		printf("  %-28s every kind, from contention_end (upper "
+		       "bound: handoff latency included)\n",
+		       "handoff tenure");
+	}
 	printf("\nkernel BTF: %s\n",
 	       access("/sys/kernel/btf/vmlinux", R_OK)
 		       ? "absent (CO-RE needs /sys/kernel/btf/vmlinux)"

@@ -58,6 +58,8 @@ struct ls_collector {
 	struct ls_lock_key *gone_locks;
 	struct ls_caller_key *gone_callers;
 	size_t ngone_locks, ngone_callers, gone_locks_cap, gone_callers_cap;
+	struct ls_holder_key *gone_holders;
+	size_t ngone_holders, gone_holders_cap;
 	uint64_t forgotten;
 	/* spin_callers as last read, and the spin sample count then */
 	struct ls_spin_caller *spin_cache;
@@ -82,6 +84,7 @@ void ls_spin_ranges_set(struct ls_collector *c);
  * callers of marked rows, then delete them all. */
 void ls_forget_mark(struct ls_collector *c, struct ls_snapshot *s);
 void ls_forget_caller(struct ls_collector *c, const struct ls_caller_key *k);
+void ls_forget_holder(struct ls_collector *c, const struct ls_holder_key *k);
 void ls_forget_idle(struct ls_collector *c);
 /* One lock_callers entry. */
 struct ls_raw_caller {

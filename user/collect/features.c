@@ -157,6 +157,59 @@ int ls_probe_sampler(unsigned hz, char *why, size_t len)
 	return 0;
 }
 
+/* 1 if struct @type in @btf has a member @member, 0 if not. */
+static int has_member(const struct btf *btf, const char *type,
+		      const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id < 0)
+		return 0;
+	t = btf__type_by_id(btf, (__u32)id);
+	m = btf_members(t);
+	for (unsigned i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return 1;
+	return 0;
+}
+
+unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max)
+{
+	static const struct {
+		const char *type, *member, *field, *yes, *no;
+	} need[] = {
+		{"mutex", "owner", "mutex.owner", "mutex holders classified",
+		 "mutex holders unknown"},
+		{"rw_semaphore", "owner", "rw_semaphore.owner",
+		 "rwsem writer holders classified (reader-owned: unknown)",
+		 "rwsem holders unknown"},
+		{"rt_mutex_base", "owner", "rt_mutex_base.owner",
+		 "rt_mutex holders classified", "rt_mutex holders unknown"},
+		{"task_struct", "on_cpu", "task_struct.on_cpu",
+		 "running vs off CPU told apart", "every holder state unknown"},
+		{"sched_entity", "sched_delayed", "sched_entity.sched_delayed",
+		 "a blocked holder still queued (delayed dequeue) counts as "
+		 "sleeping",
+		 "no delayed dequeue (before 6.12): queued means runnable"},
+	};
+	struct btf *btf = btf__load_vmlinux_btf();
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < sizeof(need) / sizeof(need[0]) && n < max;
+	     i++, n++) {
+		out[n].field = need[i].field;
+		out[n].found =
+			btf ? has_member(btf, need[i].type, need[i].member)
+			    : -1;
+		out[n].yes = need[i].yes;
+		out[n].no = need[i].no;
+	}
+	btf__free(btf);
+	return n;
+}
+
 const char *ls_probe_why(int err)
 {
 	return why_errno(err < 0 ? -err : err);

@@ -15,6 +15,15 @@ int ls_probe_kprobe(char *why, size_t len);
 int ls_kprobe_blacklisted(const char *func);
 int ls_probe_sampler(unsigned hz, char *why, size_t len);
 int ls_perf_open_cpu_clock(int cpu, unsigned hz);
+/* One kernel BTF field the holder side reads (holders.bpf.h). */
+struct ls_holder_feature {
+	const char *field;    /* "mutex.owner", ... */
+	int found;	      /* 1 found, 0 absent, -1 BTF unreadable */
+	const char *yes, *no; /* what it means either way */
+};
+/* Look up each field the holder side needs in kernel BTF; returns how many
+ * were filled in @out (at most @max). */
+unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max);
 /* errno explained in words */
 const char *ls_probe_why(int err);
 

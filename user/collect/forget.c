@@ -3,11 +3,11 @@
  * forget.c - forgetting idle locks (long-running views: top).
  *
  * A lock with no begin for o.forget epochs and nobody waiting leaves the
- * tables, with its callers, so that locks of exited processes and closed
- * files do not fill them up.  Its row is still in the snapshot that found
- * it idle.  A begin racing with the delete either re-creates the entry or,
- * if its end finds none, is counted as lost ("lock map full"): nothing
- * goes uncounted.
+ * tables, with its callers and holder sites, so that locks of exited processes
+ * and closed files do not fill them up.  Its row is still in the snapshot that
+ * found it idle.  A begin racing with the delete either re-creates the entry
+ * or, if its end finds none, is counted as lost ("lock map full"): nothing goes
+ * uncounted.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -62,12 +62,20 @@ void ls_forget_caller(struct ls_collector *c, const struct ls_caller_key *k)
 		c->gone_callers[c->ngone_callers++] = *k;
 }
 
-/* Delete what ls_forget_mark and ls_forget_caller collected, one batch
- * per map. */
+void ls_forget_holder(struct ls_collector *c, const struct ls_holder_key *k)
+{
+	if (!grow((void **)&c->gone_holders, &c->gone_holders_cap,
+		  c->ngone_holders, sizeof(*c->gone_holders)))
+		c->gone_holders[c->ngone_holders++] = *k;
+}
+
+/* Delete what ls_forget_mark, ls_forget_caller and ls_forget_holder
+ * collected, one batch per map. */
 void ls_forget_idle(struct ls_collector *c)
 {
 	int fd_l = bpf_map__fd(c->skel->maps.lock_stats);
 	int fd_c = bpf_map__fd(c->skel->maps.lock_callers);
+	int fd_h = bpf_map__fd(c->skel->maps.holder_sites);
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 n = (__u32)c->ngone_locks;
 
@@ -79,7 +87,11 @@ void ls_forget_idle(struct ls_collector *c)
 	if (n && bpf_map_delete_batch(fd_c, c->gone_callers, &n, &opts))
 		for (size_t i = n; i < c->ngone_callers; i++)
 			bpf_map_delete_elem(fd_c, &c->gone_callers[i]);
-	c->ngone_locks = c->ngone_callers = 0;
+	n = (__u32)c->ngone_holders;
+	if (n && bpf_map_delete_batch(fd_h, c->gone_holders, &n, &opts))
+		for (size_t i = n; i < c->ngone_holders; i++)
+			bpf_map_delete_elem(fd_h, &c->gone_holders[i]);
+	c->ngone_locks = c->ngone_callers = c->ngone_holders = 0;
 	if (c->idle)
 		memset(c->idle, 0, c->idle_cap);
 }

@@ -52,6 +52,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	bpf_map__set_max_entries(skel->maps.task_state, o->max_tasks);
 	bpf_map__set_max_entries(skel->maps.lock_callers, o->max_callers);
 	bpf_map__set_max_entries(skel->maps.spin_callers, o->max_callers);
+	bpf_map__set_max_entries(skel->maps.holder_sites, o->max_callers);
 	bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks);
 	bpf_program__set_autoload(skel->progs.begin_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.end_btf, tp && use_btf);
@@ -281,10 +282,8 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	c->stack_caller = calloc(o->max_stacks, sizeof(*c->stack_caller));
 	c->stack_frames = calloc(o->max_stacks, sizeof(*c->stack_frames));
 	c->pcpu = calloc((size_t)c->ncpus_possible, sizeof(uint64_t));
-	c->keys = calloc(LS_BATCH, sizeof(struct ls_caller_key) >
-						   sizeof(struct ls_lock_key)
-					   ? sizeof(struct ls_caller_key)
-					   : sizeof(struct ls_lock_key));
+	/* the largest key read in batches */
+	c->keys = calloc(LS_BATCH, sizeof(struct ls_holder_key));
 	c->vals = calloc(LS_BATCH, sizeof(struct ls_lock_stats));
 	if (!c->stack_caller || !c->stack_frames || !c->pcpu || !c->keys ||
 	    !c->vals) {
@@ -360,6 +359,7 @@ void ls_collector_stop(struct ls_collector *c)
 	free(c->idle);
 	free(c->gone_locks);
 	free(c->gone_callers);
+	free(c->gone_holders);
 	free(c->spin_cache);
 	free(c);
 }

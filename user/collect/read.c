@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * read.c - one snapshot from the BPF maps: counters and losses summed over
- * CPUs, lock_stats and callers with batch lookups, sampler totals, waiting
- * tasks, the programs' run-time stats; stack ids resolved to callers once.
+ * CPUs, lock_stats, callers and holder sites with batch lookups, sampler
+ * totals, waiting tasks, the programs' run-time stats; stack ids resolved to
+ * callers once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -131,6 +132,26 @@ static int add_caller(struct ls_collector *c, const void *k, const void *v,
 		return -ENOMEM;
 	if (r && c->idle && c->idle[r - s->rows])
 		ls_forget_caller(c, ck);
+	return 0;
+}
+
+static int add_holder(struct ls_collector *c, const void *k, const void *v,
+		      void *arg)
+{
+	const struct ls_holder_key *hk = k;
+	const struct ls_holder_val *hv = v;
+	struct ls_snapshot *s = arg;
+	struct ls_lock_key lk = {.addr = hk->addr, .kind = hk->kind};
+	struct ls_row *r = ls_snap_find(s, &lk);
+
+	if (r)
+		ls_row_add_holder(r, resolve_stack(c, hk->holder_site),
+				  hk->waiter_site == LS_SITE_UNSAMPLED
+					  ? NULL
+					  : resolve_stack(c, hk->waiter_site),
+				  hk->holder_tid, hv->tenure_ns, hv->count);
+	if (r && c->idle && c->idle[r - s->rows])
+		ls_forget_holder(c, hk);
 	return 0;
 }
 
@@ -291,6 +312,10 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	err = ls_read_hash(c, c->skel->maps.lock_callers,
 			   sizeof(struct ls_caller_key),
 			   sizeof(struct ls_caller_val), add_caller, s);
+	if (!err)
+		err = ls_read_hash(c, c->skel->maps.holder_sites,
+				   sizeof(struct ls_holder_key),
+				   sizeof(struct ls_holder_val), add_holder, s);
 	ls_forget_idle(c);
 	if (!err)
 		err = read_spin_callers(c, s);

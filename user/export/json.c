@@ -3,6 +3,7 @@
  * record files. */
 #include <stdio.h>
 #include <string.h>
+#include "export/holders_json.h"
 #include "export/json.h"
 #include "model/stacks.h"
 
@@ -79,6 +80,7 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 		json_object_array_add(callers, c);
 	}
 	json_object_object_add(o, "callers", callers);
+	json_object_object_add(o, "holder", ls_holders_to_json(r));
 	return o;
 }
 

@@ -106,6 +106,9 @@ static void counts_of(const struct ls_row *r, struct ls_prom_counts *c)
 	c->slow_ns = r->st.slow_ns;
 	c->slow_calls = r->st.slow_calls;
 	memcpy(c->hist, r->st.hist, sizeof(c->hist));
+	memcpy(c->holder_waits, r->st.holder_waits, sizeof(c->holder_waits));
+	memcpy(c->holder_ns, r->st.holder_ns, sizeof(c->holder_ns));
+	c->tenure_ns = r->st.tenure_ns;
 }
 
 static uint64_t sub(uint64_t a, uint64_t b)
@@ -136,6 +139,12 @@ static void counts_add(struct ls_prom_counts *out,
 	out->slow_calls += sub(cur->slow_calls, base->slow_calls);
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
 		out->hist[i] += sub(cur->hist[i], base->hist[i]);
+	for (unsigned i = 0; i < LS_HOLDER_MAX; i++) {
+		out->holder_waits[i] +=
+			sub(cur->holder_waits[i], base->holder_waits[i]);
+		out->holder_ns[i] += sub(cur->holder_ns[i], base->holder_ns[i]);
+	}
+	out->tenure_ns += sub(cur->tenure_ns, base->tenure_ns);
 }
 
 /* From now on only @r's increments count where it goes next. */

@@ -37,6 +37,9 @@ struct ls_prom_counts {
 	/* function probes (zero unless a probe source is active) */
 	uint64_t osq_ns, osq_calls, osq_bailouts, slow_ns, slow_calls;
 	__u64 hist[LS_HIST_SLOTS];
+	/* the holder side: by holder state at wait start, handoff tenure */
+	uint64_t holder_waits[LS_HOLDER_MAX], holder_ns[LS_HOLDER_MAX];
+	uint64_t tenure_ns;
 };
 
 /* One exported label set and the sums of its locks. */

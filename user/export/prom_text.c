@@ -497,6 +497,54 @@ static void process_metrics(const struct out *o, const struct ls_prom_meta *m)
 	sample_u64(o, "process_max_fds", "", m->max_fds);
 }
 
+/* The holder side: waits and their time by the holder's state when they
+ * began (a holder_state label), and handoff tenure. */
+static void holder_metrics(const struct out *o, const struct ls_prom *p,
+			   const struct ls_prom_series **all, size_t n)
+{
+	char l[LABELS_MAX + 48];
+
+	for (int secs = 0; secs < 2; secs++) {
+		const char *name = secs ? "lockscope_lock_holder_wait_seconds"
+					: "lockscope_lock_holder_waits";
+		char sn[64];
+
+		family(o, name, "counter", secs ? "seconds" : NULL,
+		       secs ? "Wait time by the state of the lock's holder "
+			      "when the wait began."
+			    : "Completed waits by the state of the lock's "
+			      "holder when the wait began (owner word of a "
+			      "mutex, rwsem or rt_mutex; else unknown).");
+		snprintf(sn, sizeof(sn), "%s_total", name);
+		for (size_t i = 0; i < n; i++)
+			for (unsigned h = 0; h < LS_HOLDER_MAX; h++) {
+				size_t off;
+
+				series_labels(p, all[i], l, sizeof(l));
+				off = strlen(l);
+				label(l, sizeof(l), &off, "holder_state",
+				      ls_holder_name(h));
+				if (secs)
+					sample_f(
+						o, sn, l,
+						(double)all[i]->c.holder_ns[h] /
+							1e9);
+				else
+					sample_u64(o, sn, l,
+						   all[i]->c.holder_waits[h]);
+			}
+	}
+	family(o, "lockscope_lock_tenure_seconds", "counter", "seconds",
+	       "Holder tenure while others waited, one successful "
+	       "contention_end to the next: an upper bound (handoff latency "
+	       "included).");
+	for (size_t i = 0; i < n; i++) {
+		series_labels(p, all[i], l, sizeof(l));
+		sample_f(o, "lockscope_lock_tenure_seconds_total", l,
+			 (double)all[i]->c.tenure_ns / 1e9);
+	}
+}
+
 /* The whole exposition into @f: 0, -ENOMEM or -EIO when @f failed. */
 static int write_all(FILE *f, const struct ls_prom *p,
 		     const struct ls_snapshot *cur,
@@ -516,6 +564,7 @@ static int write_all(FILE *f, const struct ls_prom *p,
 	wait_histogram(&o, p, all, n);
 	lock_family(&o, p, all, n, F_WAITERS);
 	lock_family(&o, p, all, n, F_PEAK);
+	holder_metrics(&o, p, all, n);
 	if (m->probes)
 		for (unsigned fld = F_OSQ_S; fld <= F_SLOW_CALLS; fld++)
 			lock_family(&o, p, all, n, (enum lock_field)fld);

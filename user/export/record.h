@@ -33,6 +33,9 @@ struct ls_rec_lock {
 	uint64_t spin_won, spin_failed, gave_up, begins, peak_waiters;
 	/* function probes; 0 where they were off (or in older files) */
 	uint64_t osq_ns, osq_bailouts, slow_ns, slow_untraced_ns;
+	/* the holder side ("holder"); 0 in older files */
+	uint64_t holder_waits[LS_HOLDER_MAX], holder_ns[LS_HOLDER_MAX];
+	uint64_t tenure_ns;
 };
 
 struct ls_rec_spin {

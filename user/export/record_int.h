@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* record_int.h - for the record reader's own files (record_load.c,
- * record_read.c, record_detail.c): where a one-line reason goes. */
+ * record_read.c, record_detail.c, record_holders.c): where a one-line
+ * reason goes. */
 #ifndef LS_EXPORT_RECORD_INT_H
 #define LS_EXPORT_RECORD_INT_H
 
@@ -10,6 +11,18 @@ struct ls_rd {
 	char *err; /* the reason, errlen bytes (0: not wanted) */
 	size_t errlen;
 };
+
+struct ls_rec_lock;
+struct json_object;
+
+/* The holder side of lock rows (record_holders.c): read @lock's optional
+ * "holder" object into @l; check that a class's sums cannot wrap; add @s
+ * to its class @d. */
+int ls_rec_read_holder(struct ls_rd *rd, struct json_object *lock,
+		       const char *path, struct ls_rec_lock *l);
+int ls_rec_holder_sums_fit(struct ls_rd *rd, const char *path,
+			   const struct ls_rec_lock *locks, size_t n);
+void ls_rec_holder_merge(struct ls_rec_lock *d, const struct ls_rec_lock *s);
 
 /* Write a reason; returns -EINVAL. */
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)

@@ -164,7 +164,7 @@ static int sums_fit(struct ls_rd *rd, const char *path,
 					"up to more than 2^64-1",
 					path, summed[f].key);
 	}
-	return 0;
+	return ls_rec_holder_sums_fit(rd, path, locks, n);
 }
 
 /* Add @s to its class @d (sums_fit() made sure nothing wraps). */
@@ -173,6 +173,7 @@ static void merge_lock(struct ls_rec_lock *d, const struct ls_rec_lock *s)
 	d->instances += s->instances;
 	for (size_t f = 0; f < sizeof(summed) / sizeof(*summed); f++)
 		FIELD(d, f) += FIELD(s, f);
+	ls_rec_holder_merge(d, s);
 	if (s->max_ns > d->max_ns)
 		d->max_ns = s->max_ns;
 	/* peaks of different locks do not add up: keep the highest */
@@ -254,7 +255,7 @@ static int read_lock(struct ls_rd *rd, struct json_object *o, const char *path,
 		if (err)
 			return err;
 	}
-	return 0;
+	return ls_rec_read_holder(rd, o, path, l);
 }
 
 static int read_locks(struct ls_rd *rd, struct json_object *snap,

@@ -33,7 +33,19 @@ static void stats_delta(const struct ls_lock_stats *cur,
 	out->slow_calls = sub(cur->slow_calls, prev->slow_calls);
 	out->slow_untraced_ns =
 		sub(cur->slow_untraced_ns, prev->slow_untraced_ns);
+	for (unsigned i = 0; i < LS_HOLDER_MAX; i++) {
+		out->holder_waits[i] =
+			sub(cur->holder_waits[i], prev->holder_waits[i]);
+		out->holder_ns[i] = sub(cur->holder_ns[i], prev->holder_ns[i]);
+	}
+	out->tenure_ns = sub(cur->tenure_ns, prev->tenure_ns);
+	out->tenure_unsampled_ns =
+		sub(cur->tenure_unsampled_ns, prev->tenure_unsampled_ns);
+	out->tenure_unseen_ns =
+		sub(cur->tenure_unseen_ns, prev->tenure_unseen_ns);
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
+		out->hist_tenure[i] =
+			sub(cur->hist_tenure[i], prev->hist_tenure[i]);
 		out->hist[i] = sub(cur->hist[i], prev->hist[i]);
 		out->hist_spin[i] = sub(cur->hist_spin[i], prev->hist_spin[i]);
 		out->hist_sleep[i] =

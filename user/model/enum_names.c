@@ -68,6 +68,7 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_PROBE_NESTED] = "probe nesting",
 	[LS_LOSS_OSQ_OUTER] = "osq outer lock unknown",
 	[LS_LOSS_RECURSION] = "skipped by kernel (nested)",
+	[LS_LOSS_HOLDER_MAP_FULL] = "holder map full",
 };
 
 const char *ls_loss_name(unsigned loss)
@@ -87,6 +88,7 @@ static const char *const ctr_names[LS_CTR_MAX] = {
 	[LS_CTR_OSQ_CALLS] = "osq_lock calls",
 	[LS_CTR_OSQ_BAILOUTS] = "osq_lock bail-outs",
 	[LS_CTR_SLOW_CALLS] = "slow-path calls",
+	[LS_CTR_HOLDER_STACKS] = "holder stacks",
 };
 
 const char *ls_ctr_name(unsigned ctr)

@@ -73,7 +73,9 @@ static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 	cost[2] = ls_mapmem_hash(m->callers, sizeof(struct ls_caller_key),
 				 sizeof(struct ls_caller_val), ncpus) +
 		  ls_mapmem_hash(m->callers, sizeof(struct ls_spin_key),
-				 sizeof(__u64), ncpus);
+				 sizeof(__u64), ncpus) +
+		  ls_mapmem_hash(m->callers, sizeof(struct ls_holder_key),
+				 sizeof(struct ls_holder_val), ncpus);
 	cost[3] = ls_mapmem_stack(m->stacks, LS_STACK_DEPTH * sizeof(__u64));
 }
 

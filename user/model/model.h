@@ -7,7 +7,7 @@
  * root.  One header for the model, one file per job: snapshot.c (the
  * container), index.c (finding rows by key), delta.c (intervals), sort.c
  * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
- * owner.c (owner words).
+ * owner.c (owner words), holder.c (the holder side: states, sites, tenure).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
@@ -21,10 +21,27 @@
 #define LS_FN_MAX 96	 /* caller function name, truncated */
 #define LS_ROW_CALLERS 4 /* callers kept per lock, most sampled first */
 #define LS_PROG_MAX 8	 /* BPF programs whose run-time stats are kept */
+#define LS_ROW_HOLDERS 3 /* holder sites, pairs and tids kept per lock */
 
 struct ls_caller {
 	char fn[LS_FN_MAX];
 	uint64_t samples;
+};
+
+/* Sampled holder tenure by site, (waiter site -> holder site) pair or tid. */
+struct ls_hold_site {
+	char fn[LS_FN_MAX];
+	uint64_t tenure_ns, count;
+};
+
+struct ls_hold_pair {
+	char waiter[LS_FN_MAX], holder[LS_FN_MAX];
+	uint64_t tenure_ns, count;
+};
+
+struct ls_hold_tid {
+	uint32_t tid;
+	uint64_t tenure_ns, count;
 };
 
 struct ls_row {
@@ -38,6 +55,13 @@ struct ls_row {
 				  * counter: deltas hold its increase) */
 	int max_bound; /* delta rows: st.max_ns is an upper bound of the
 			* interval's longest wait, not the wait itself */
+	/* sampled holders (cumulative, like callers), most tenure first;
+	 * hold_sampled_ns sums every sampled site, kept or not */
+	struct ls_hold_site hsites[LS_ROW_HOLDERS];
+	struct ls_hold_pair hpairs[LS_ROW_HOLDERS];
+	struct ls_hold_tid htids[LS_ROW_HOLDERS];
+	unsigned nhsites, nhpairs, nhtids;
+	uint64_t hold_sampled_ns, hold_sampled;
 };
 
 /* A task waiting on a sleeping lock now (from the BPF task_state map). */
@@ -165,6 +189,7 @@ enum ls_sort {
 	LS_SORT_KIND,
 	LS_SORT_WON,	/* spin-won percent */
 	LS_SORT_CALLER, /* top caller's name */
+	LS_SORT_PRE,	/* preempted-holder percent */
 	LS_SORT_NR,
 };
 int ls_sort_parse(const char *s, enum ls_sort *out);
@@ -200,5 +225,24 @@ const char *ls_name_key(char *buf, size_t len, const char *name);
  * confirmed in /proc.  Fills o->state, o->nreaders and o->why. */
 void ls_owner_decode(struct ls_owner *o, unsigned kind, uint64_t owner,
 		     uint64_t count, int task_ok);
+
+/* ---- the holder side (holder.c) --------------------------------------- */
+const char *ls_holder_name(unsigned state); /* "running", "preempted", ... */
+/* Kinds whose lock word names an owner (mutex, rwsem, rt_mutex). */
+int ls_kind_has_owner(unsigned kind);
+/* The state holders.bpf.h gives a wait on a lock of @kind whose owner word
+ * is @word (@word_ok: it was read), owner task fields as read. */
+unsigned ls_holder_classify(unsigned kind, int word_ok, uint64_t word,
+			    int on_cpu, int on_rq, int sched_delayed);
+/* Add sampled tenure of holder site @holder_fn after which a waiter of
+ * @waiter_fn (NULL: not sampled) took the lock, holder @tid. */
+void ls_row_add_holder(struct ls_row *r, const char *holder_fn,
+		       const char *waiter_fn, uint32_t tid, uint64_t tenure_ns,
+		       uint64_t count);
+/* Waits whose holder was preempted, in percent of the lock's waits; -1 for
+ * a kind without owner word or without waits. */
+double ls_row_preempted_pct(const struct ls_row *r);
+/* Handoff tenures counted (the tenure histogram's sum). */
+uint64_t ls_row_tenures(const struct ls_row *r);
 
 #endif

@@ -5,6 +5,7 @@
 #include <time.h>
 #include "view/fmt.h"
 #include "view/hist_text.h"
+#include "view/holders_text.h"
 #include "view/text.h"
 
 void ls_print_losses(FILE *f, const struct ls_snapshot *s)
@@ -172,6 +173,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		else
 			ls_hist_print(f, "sleep", r->st.hist_sleep, NULL, NULL,
 				      30);
+		ls_print_holders(f, r, 30);
 	}
 	if (shown < s->nrows)
 		fprintf(f, "\n(%zu more locks not shown; -n to show more)\n",
@@ -198,16 +200,19 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 	ls_print_losses(f, d);
 	if (extra)
 		fprintf(f, "%s\n", extra);
-	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %s\n", "LOCK",
-		"KIND", "CONT/s", "SPINms/s", "SLEEPms/s", "AVG", "MAX", "WAIT",
-		"PEAK", "WON%", "CALLER");
+	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %5s %s\n",
+		"LOCK", "KIND", "CONT/s", "SPINms/s", "SLEEPms/s", "AVG", "MAX",
+		"WAIT", "PEAK", "WON%", "PRE%", "CALLER");
 	for (size_t i = 0; i < shown; i++) {
 		const struct ls_row *r = &d->rows[i];
 		char avg[16] = "-", mx[16], mxs[20] = "-", won[16] = "-";
-		double w = ls_row_spin_won_pct(r);
+		char pre[16] = "-";
+		double w = ls_row_spin_won_pct(r), p = ls_row_preempted_pct(r);
 
 		if (w >= 0)
 			snprintf(won, sizeof(won), "%.0f", w);
+		if (p >= 0)
+			snprintf(pre, sizeof(pre), "%.0f", p);
 		/* the cells of top's screen: "-" without a wait this interval,
 		 * "<x" when it set no new maximum (its longest wait < x) */
 		if (r->st.contentions) {
@@ -220,13 +225,13 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 		}
 		fprintf(f,
 			"%-32.32s %-9s %9.0f %9.2f %9.2f %9s %9s %5lld %5llu "
-			"%6s %s\n",
+			"%6s %5s %s\n",
 			r->name, ls_kind_name(r->key.kind),
 			(double)r->st.contentions / secs,
 			(double)r->st.spin_ns / 1e6 / secs,
 			(double)r->st.sleep_ns / 1e6 / secs, avg, mxs,
 			(long long)(r->st.waiters > 0 ? r->st.waiters : 0),
-			(unsigned long long)r->st.peak_waiters, won,
+			(unsigned long long)r->st.peak_waiters, won, pre,
 			ls_row_top_caller(r));
 	}
 	fputc('\n', f);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "view/fmt.h"
 #include "view/hist_text.h"
+#include "view/holders_text.h"
 #include "view/top_lines.h"
 #include "view/top_text.h"
 
@@ -209,6 +210,13 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 			"contentions)\n",
 			fr->stack_every);
 	}
+	if (d && ls_kind_has_owner(c->key.kind)) {
+		fputs("holder at wait start, last interval: ", f);
+		ls_print_holder_states(f, d);
+		fputc('\n', f);
+	}
+	fputs("holders since start:\n", f);
+	ls_print_holders(f, c, 0);
 	detail_waiting(f, fr->cur, &t->detail);
 	fprintf(f, "wait histogram, %s (t: %s):\n",
 		t->hist_total ? "since start" : "last interval",

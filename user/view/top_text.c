@@ -21,6 +21,7 @@ static const struct {
 	[LS_COL_WAIT] = { "WAIT", 4, 0 },
 	[LS_COL_PEAK] = { "PEAK", 4, 0 },
 	[LS_COL_WON] = { "WON%", 4, 0 },
+	[LS_COL_PRE] = { "PRE%", 4, 0 },
 	[LS_COL_CALLER] = { "CALLER", 0, 1 },
 };
 /* clang-format on */
@@ -36,12 +37,18 @@ void ls_top_layout(struct ls_top_layout *l, int width)
 
 	memset(l, 0, sizeof(*l));
 	l->width = width;
-	for (int c = 0; c < LS_COL_CALLER; c++) {
+	for (int c = 0; c < LS_COL_PRE; c++) {
 		l->shown[c] = 1;
 		l->w[c] = cols[c].width;
 		used += l->w[c] + (c ? 1 : 0);
 	}
 	extra = width - used; /* used is 80 */
+	if (extra >= cols[LS_COL_PRE].width + 1) {
+		/* PRE% from 85 columns on: at 80 the name keeps its width */
+		l->shown[LS_COL_PRE] = 1;
+		l->w[LS_COL_PRE] = cols[LS_COL_PRE].width;
+		extra -= l->w[LS_COL_PRE] + 1;
+	}
 	if (extra >= 16) {
 		/* the caller gets 15 first, then half of what is left */
 		int avail = extra - 1, caller = 15 + (avail - 15) / 2;
@@ -123,7 +130,7 @@ void ls_top_row(char *buf, size_t len, const struct ls_row *r, double secs,
 {
 	char line[LS_TOP_LINE], f[LS_COL_NR][LS_NAME_MAX];
 	int width = l->width < LS_TOP_LINE - 1 ? l->width : LS_TOP_LINE - 1;
-	double won = ls_row_spin_won_pct(r);
+	double won = ls_row_spin_won_pct(r), pre = ls_row_preempted_pct(r);
 
 	if (secs <= 0)
 		secs = 1;
@@ -157,6 +164,10 @@ void ls_top_row(char *buf, size_t len, const struct ls_row *r, double secs,
 		snprintf(f[LS_COL_WON], sizeof(f[0]), "%.0f", won);
 	else
 		snprintf(f[LS_COL_WON], sizeof(f[0]), "-");
+	if (pre >= 0)
+		snprintf(f[LS_COL_PRE], sizeof(f[0]), "%.0f", pre);
+	else
+		snprintf(f[LS_COL_PRE], sizeof(f[0]), "-");
 	snprintf(f[LS_COL_CALLER], sizeof(f[0]), "%s", ls_row_top_caller(r));
 	memset(line, ' ', sizeof(line));
 	for (int c = 0; c < LS_COL_NR; c++)

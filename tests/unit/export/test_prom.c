@@ -120,6 +120,43 @@ static void test_histogram_buckets(void **state)
 	ls_snap_free(&s);
 }
 
+/* Holder states as a label, tenure in seconds, summed like the rest. */
+static void test_holder_series(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s);
+	r = add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg",
+		5, 5000);
+	r->st.holder_waits[LS_HOLDER_PREEMPTED] = 2;
+	r->st.holder_waits[LS_HOLDER_RUNNING] = 3;
+	r->st.holder_ns[LS_HOLDER_PREEMPTED] = 1500000000ULL;
+	r->st.tenure_ns = 250000000ULL;
+	ls_snap_index(&s);
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	t = render(&p, &s, NULL, LS_PROM_TEXT);
+	assert_true(value(t, "lockscope_lock_holder_waits_total{" A
+			     ",holder_state=\"preempted\"}") == 2);
+	assert_true(value(t, "lockscope_lock_holder_waits_total{" A
+			     ",holder_state=\"running\"}") == 3);
+	assert_true(value(t, "lockscope_lock_holder_waits_total{" A
+			     ",holder_state=\"sleeping\"}") == 0);
+	assert_true(value(t, "lockscope_lock_holder_wait_seconds_total{" A
+			     ",holder_state=\"preempted\"}") == 1.5);
+	assert_true(value(t, "lockscope_lock_tenure_seconds_total{" A "}") ==
+		    0.25);
+	assert_int_equal(count_lines(t, "lockscope_lock_holder_waits_total{"),
+			 LS_HOLDER_MAX);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
 static void test_max_series_sticky_other(void **state)
 {
 	struct ls_snapshot s;
@@ -602,6 +639,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_histogram_buckets),
+		cmocka_unit_test(test_holder_series),
 		cmocka_unit_test(test_max_series_sticky_other),
 		cmocka_unit_test(test_promotion_keeps_counters_monotonic),
 		cmocka_unit_test(test_same_labels_share_a_series),

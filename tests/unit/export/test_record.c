@@ -285,6 +285,56 @@ static void test_reader_classes(void **state)
 	free(s);
 }
 
+#define HOLDER(pre, ten)                                                       \
+	",\"holder\":{\"waits\":{\"unknown\":0,\"running\":1,"                 \
+	"\"preempted\":" pre ",\"sleeping\":0,\"free\":0},"                    \
+	"\"wait_ns\":{\"unknown\":0,\"running\":10,\"preempted\":90,"          \
+	"\"sleeping\":0,\"free\":0},\"tenure_ns\":" ten "}}"
+
+/* The holder object: optional, summed over a class, checked, compared. */
+static void test_reader_holder(void **state)
+{
+	char *s = doc(",\"exit_status\":0",
+		      "{\"name\":\"m\",\"kind\":\"mutex\",\"contentions\":4,"
+		      "\"total_ns\":100,\"spin_ns\":0,\"sleep_ns\":100,"
+		      "\"max_ns\":90,\"spin_won\":0,\"spin_failed\":0,"
+		      "\"gave_up\":0,\"begins\":4,\"peak_waiters\":1" HOLDER(
+			      "3", "700") "," LOCK("m", "mutex", "2"));
+	char *bad = doc(",\"exit_status\":0",
+			"{\"name\":\"m\",\"kind\":\"mutex\",\"contentions\":4,"
+			"\"total_ns\":100,\"spin_ns\":0,\"sleep_ns\":100,"
+			"\"max_ns\":90,\"spin_won\":0,\"spin_failed\":0,"
+			"\"gave_up\":0,\"begins\":4,\"peak_waiters\":1" HOLDER(
+				"-3", "700"));
+	const struct ls_rec_lock *l;
+	struct ls_stats st = {0};
+	struct ls_rec r;
+	char err[256];
+	int found = 0;
+
+	(void)state;
+	assert_int_equal(ls_rec_parse(s, strlen(s), &r, err, sizeof(err)), 0);
+	l = ls_rec_find(&r.totals, "m", LS_KIND_MUTEX);
+	assert_non_null(l);
+	/* the row without a holder object adds zeros */
+	assert_int_equal(l->holder_waits[LS_HOLDER_PREEMPTED], 3);
+	assert_int_equal(l->holder_ns[LS_HOLDER_PREEMPTED], 90);
+	assert_int_equal(l->tenure_ns, 700);
+	assert_int_equal(ls_snap_stats(&r.totals, &st), 0);
+	for (size_t i = 0; i < st.n; i++)
+		if (!strcmp(st.v[i].metric, "holder_preempted.pct")) {
+			assert_true(st.v[i].v == 75.0);
+			found = 1;
+		}
+	assert_true(found);
+	ls_stats_free(&st);
+	ls_rec_free(&r);
+	expect_error(bad, "totals.locks[0].holder.waits.preempted: missing or "
+			  "not a non-negative integer");
+	free(s);
+	free(bad);
+}
+
 /* ---- names and numbers ----------------------------------------------- */
 
 static void test_lock_id_and_numbers(void **state)
@@ -615,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_reader_sums),
 		cmocka_unit_test(test_reader_unsafe_text),
 		cmocka_unit_test(test_reader_classes),
+		cmocka_unit_test(test_reader_holder),
 		cmocka_unit_test(test_lock_id_and_numbers),
 		cmocka_unit_test_setup_teardown(test_json_round_trip, setup,
 						teardown),

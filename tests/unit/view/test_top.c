@@ -75,10 +75,18 @@ static void layout_widths(void **state)
 	assert_int_equal(l.w[LS_COL_NAME], 19);
 	end = l.x[LS_COL_WON] + l.w[LS_COL_WON];
 	assert_int_equal(end, 80);
-	for (int c = 1; c < LS_COL_CALLER; c++)
+	for (int c = 1; c < LS_COL_PRE; c++)
 		assert_int_equal(l.x[c], l.x[c - 1] + l.w[c - 1] + 1);
+	assert_false(l.shown[LS_COL_PRE]); /* from 85 columns on */
+	ls_top_layout(&l, 85);
+	assert_true(l.shown[LS_COL_PRE]);
+	assert_int_equal(l.w[LS_COL_NAME], 19);
+	assert_int_equal(l.x[LS_COL_PRE] + l.w[LS_COL_PRE], 85);
 
 	ls_top_layout(&l, 120);
+	assert_true(l.shown[LS_COL_PRE]);
+	assert_int_equal(l.x[LS_COL_PRE],
+			 l.x[LS_COL_WON] + l.w[LS_COL_WON] + 1);
 	assert_true(l.shown[LS_COL_CALLER]);
 	assert_true(l.w[LS_COL_NAME] > 19);
 	assert_int_equal(l.x[LS_COL_CALLER] + l.w[LS_COL_CALLER], 120);

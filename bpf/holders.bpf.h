@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * holders.bpf.h - the holder side of contention, included by lockscope.bpf.c
+ * (it uses that file's maps and helpers: stacks, counters, losses, bump,
+ * log2_slot, stack_every).
+ *
+ *   holders_begin    at a wait's first begin: the owner word of a mutex,
+ *                    rwsem or rt_mutex, and the state of the task it names
+ *                    (running, preempted, sleeping), kept in the wait;
+ *   holders_record   at its end: the wait counted under that state; on a
+ *                    successful end, the previous contended holder's tenure
+ *                    (its end to this one) credited to its sampled stack;
+ *   holders_untraced a writer spin only a slow-path probe saw: unknown.
+ *
+ * Reads of the owner and its task are fault-safe CO-RE reads: the owner may
+ * exit between the two.  The end runs inside spinlock critical sections:
+ * atomics and lookups, a stack only on 2 of every stack_every successful
+ * ends of a lock (the holder, then the waiter that follows it: a pair), a
+ * map insert only for a new sampled (holder, waiter, tid) triple.
+ */
+#ifndef LS_HOLDERS_BPF_H
+#define LS_HOLDERS_BPF_H
+
+/* Owner words, resolved by CO-RE (same layouts as owner.bpf.c reads). */
+struct mutex___hold {
+	atomic_long_t owner;
+} __attribute__((preserve_access_index));
+
+struct rw_semaphore___hold {
+	atomic_long_t owner;
+} __attribute__((preserve_access_index));
+
+struct rt_mutex_base___hold {
+	struct task_struct *owner;
+} __attribute__((preserve_access_index));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LS_DEF_MAX_CALLERS); /* --max-callers */
+	__type(key, struct ls_holder_key);
+	__type(value, struct ls_holder_val);
+} holder_sites SEC(".maps");
+
+/* Read the owner word of @lock of @kind into @word; nonzero when the kind
+ * has none here or the read failed. */
+static __always_inline int owner_word(__u64 lock, __u32 kind, __u64 *word)
+{
+	if (kind == LS_KIND_MUTEX) {
+		struct mutex___hold *m = (void *)lock;
+
+		if (!bpf_core_field_exists(m->owner))
+			return -1;
+		return bpf_core_read(word, sizeof(*word), &m->owner.counter);
+	}
+	if (kind == LS_KIND_RWSEM_W || kind == LS_KIND_RWSEM_R) {
+		struct rw_semaphore___hold *r = (void *)lock;
+
+		if (!bpf_core_field_exists(r->owner))
+			return -1;
+		return bpf_core_read(word, sizeof(*word), &r->owner.counter);
+	}
+	if (kind == LS_KIND_RT_MUTEX) {
+		struct rt_mutex_base___hold *r = (void *)lock;
+
+		if (!bpf_core_field_exists(r->owner))
+			return -1;
+		return bpf_core_read(word, sizeof(*word), &r->owner);
+	}
+	return -1;
+}
+
+/*
+ * Where task @t is: on a CPU, runnable off CPU, or blocked.  A task that
+ * blocked can stay queued with se.sched_delayed set (EEVDF's delayed
+ * dequeue, 6.12+): that is sleeping, not preempted.
+ */
+static __always_inline __u32 holder_state_of(struct task_struct *t)
+{
+	int on_cpu = 0, on_rq = 0;
+	unsigned char delayed = 0;
+
+	if (!bpf_core_field_exists(t->on_cpu) ||
+	    bpf_core_read(&on_cpu, sizeof(on_cpu), &t->on_cpu) ||
+	    bpf_core_read(&on_rq, sizeof(on_rq), &t->on_rq))
+		return LS_HOLDER_UNKNOWN;
+	if (on_cpu)
+		return LS_HOLDER_RUNNING;
+	if (on_rq && bpf_core_field_exists(t->se.sched_delayed) &&
+	    bpf_core_read(&delayed, sizeof(delayed), &t->se.sched_delayed))
+		return LS_HOLDER_UNKNOWN;
+	return on_rq && !delayed ? LS_HOLDER_PREEMPTED : LS_HOLDER_SLEEPING;
+}
+
+/* A wait @w opens on a lock with stats @s (NULL if none): note its holder. */
+static __always_inline void holders_begin(struct ls_wait *w,
+					  struct ls_lock_stats *s)
+{
+	struct task_struct *t;
+	__u64 word = 0;
+
+	w->holder = LS_HOLDER_UNKNOWN;
+	w->hflags = 0;
+	if (owner_word(w->addr, w->kind, &word))
+		return;
+	w->hflags = LS_HF_OWNER_READ;
+	/* readers: the word names the last reader only, a hint */
+	if ((w->kind == LS_KIND_RWSEM_W || w->kind == LS_KIND_RWSEM_R) &&
+	    (word & LS_RWSEM_READER_OWNED))
+		return;
+	t = (struct task_struct *)(word & ~LS_OWNER_FLAGS);
+	if (!t) {
+		w->holder = LS_HOLDER_FREE;
+		return;
+	}
+	if (s && (__u64)t == s->holder_task)
+		w->hflags |= LS_HF_OWNER_READ | LS_HF_SAME_HOLDER;
+	w->holder = holder_state_of(t);
+}
+
+/* Credit tenure @t of the holder with stack @site and @tid, followed by a
+ * waiter with stack @wsite, to holder_sites (unsampled if it is full). */
+static __always_inline void credit_site(struct ls_lock_stats *s,
+					struct ls_wait *w, __s32 site,
+					__s32 wsite, __u32 tid, __u64 t)
+{
+	struct ls_holder_key hk = {.addr = w->addr,
+				   .kind = w->kind,
+				   .holder_site = site,
+				   .waiter_site = wsite,
+				   .holder_tid = tid};
+	struct ls_holder_val init = {.tenure_ns = t, .count = 1}, *v;
+
+	v = bpf_map_lookup_elem(&holder_sites, &hk);
+	if (!v) {
+		if (!bpf_map_update_elem(&holder_sites, &hk, &init,
+					 BPF_NOEXIST))
+			return;
+		v = bpf_map_lookup_elem(&holder_sites, &hk); /* lost a race */
+	}
+	if (v) {
+		__sync_fetch_and_add(&v->tenure_ns, t);
+		__sync_fetch_and_add(&v->count, 1);
+		return;
+	}
+	bump(&losses, LS_LOSS_HOLDER_MAP_FULL);
+	__sync_fetch_and_add(&s->tenure_unsampled_ns, t);
+}
+
+/*
+ * Task @tid took the lock at @now after wait @w: it becomes the holder.
+ * The previous holder's tenure runs from its own end (or from this wait's
+ * start, if later: only time with a waiter counts) to now.
+ */
+static __always_inline void holders_handoff(void *ctx, struct ls_lock_stats *s,
+					    struct ls_wait *w, __u64 now,
+					    __u32 tid)
+{
+	__u64 prev = __sync_lock_test_and_set(&s->handoff_ns, now);
+	__s32 prev_site = s->holder_site, site = LS_SITE_UNSAMPLED;
+	__u32 prev_tid = s->holder_tid;
+	__u64 nth = s->holder_ends++, from, t;
+
+	if (stack_every && nth % stack_every < 2) {
+		long id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP);
+
+		if (id < 0) {
+			bump(&losses, LS_LOSS_STACK);
+		} else {
+			site = id;
+			bump(&counters, LS_CTR_HOLDER_STACKS);
+		}
+	}
+	s->holder_site = site;
+	s->holder_tid = tid;
+	s->holder_task = bpf_get_current_task();
+	if (!prev)
+		return;
+	from = w->start_ns > prev ? w->start_ns : prev;
+	if (now <= from)
+		return;
+	t = now - from;
+	__sync_fetch_and_add(&s->tenure_ns, t);
+	__sync_fetch_and_add(&s->hist_tenure[log2_slot(t)], 1);
+	if (w->start_ns > prev && !(w->hflags & LS_HF_SAME_HOLDER))
+		__sync_fetch_and_add(&s->tenure_unseen_ns, t);
+	else if (prev_site < 0)
+		__sync_fetch_and_add(&s->tenure_unsampled_ns, t);
+	else
+		credit_site(s, w, prev_site, site, prev_tid, t);
+}
+
+/* Wait @w of task @tid ended at @now after @dur ns (@ret < 0: gave up). */
+static __always_inline void holders_record(void *ctx, struct ls_lock_stats *s,
+					   struct ls_wait *w, __u64 now,
+					   __u64 dur, long ret, __u32 tid)
+{
+	__u32 h = w->holder;
+
+	if (h < LS_HOLDER_MAX) {
+		__sync_fetch_and_add(&s->holder_waits[h], 1);
+		__sync_fetch_and_add(&s->holder_ns[h], dur);
+	}
+	if (ret >= 0)
+		holders_handoff(ctx, s, w, now, tid);
+}
+
+/* A slow-path probe added @spin ns of writer spin to the wait time (and a
+ * whole contention when @whole): its holder was not looked at. */
+static __always_inline void holders_untraced(struct ls_lock_stats *s,
+					     __u64 spin, int whole)
+{
+	__sync_fetch_and_add(&s->holder_ns[LS_HOLDER_UNKNOWN], spin);
+	if (whole)
+		__sync_fetch_and_add(&s->holder_waits[LS_HOLDER_UNKNOWN], 1);
+}
+
+#endif /* LS_HOLDERS_BPF_H */

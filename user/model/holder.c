@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* holder.c - the holder side of a lock row: names of holder states, the
+ * owner-word classification holders.bpf.h does (mirrored here to be unit
+ * tested), sampled holder sites, pairs and tids, and their figures. */
+#include <stddef.h>
+#include <string.h>
+#include "model/model.h"
+
+static const char *const holder_names[LS_HOLDER_MAX] = {
+	[LS_HOLDER_UNKNOWN] = "unknown",     [LS_HOLDER_RUNNING] = "running",
+	[LS_HOLDER_PREEMPTED] = "preempted", [LS_HOLDER_SLEEPING] = "sleeping",
+	[LS_HOLDER_FREE] = "free",
+};
+
+const char *ls_holder_name(unsigned state)
+{
+	return state < LS_HOLDER_MAX ? holder_names[state] : "?";
+}
+
+int ls_kind_has_owner(unsigned kind)
+{
+	return kind == LS_KIND_MUTEX || kind == LS_KIND_RWSEM_R ||
+	       kind == LS_KIND_RWSEM_W || kind == LS_KIND_RT_MUTEX;
+}
+
+unsigned ls_holder_classify(unsigned kind, int word_ok, uint64_t word,
+			    int on_cpu, int on_rq, int sched_delayed)
+{
+	if (!ls_kind_has_owner(kind) || !word_ok)
+		return LS_HOLDER_UNKNOWN;
+	if ((kind == LS_KIND_RWSEM_R || kind == LS_KIND_RWSEM_W) &&
+	    (word & LS_RWSEM_READER_OWNED))
+		return LS_HOLDER_UNKNOWN; /* names the last reader: a hint */
+	if (!(word & ~LS_OWNER_FLAGS))
+		return LS_HOLDER_FREE;
+	if (on_cpu)
+		return LS_HOLDER_RUNNING;
+	return on_rq && !sched_delayed ? LS_HOLDER_PREEMPTED
+				       : LS_HOLDER_SLEEPING;
+}
+
+static void copy_fn(char *dst, const char *src)
+{
+	size_t n = strnlen(src, LS_FN_MAX - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/*
+ * Top-N kept like callers (ls_row_add_caller): an entry not kept yet
+ * replaces the last one when it brings more; entries move up as they grow.
+ * Generic over the three entry types: @size bytes each, tenure_ns at @off
+ * and count right after it; @e is a new entry with both zero.
+ */
+static void add_top(void *arr, unsigned *n, size_t size, size_t off,
+		    int (*same)(const void *, const void *), const void *e,
+		    uint64_t tenure, uint64_t count)
+{
+	char *a = arr, t[sizeof(struct ls_hold_pair)];
+	uint64_t *v;
+	unsigned i;
+
+	for (i = 0; i < *n; i++)
+		if (same(a + i * size, e))
+			break;
+	if (i == *n) {
+		if (*n < LS_ROW_HOLDERS) {
+			(*n)++;
+		} else {
+			i = LS_ROW_HOLDERS - 1;
+			if (*(const uint64_t *)(a + i * size + off) >= tenure)
+				return;
+		}
+		memcpy(a + i * size, e, size);
+	}
+	v = (uint64_t *)(a + i * size + off);
+	v[0] += tenure;
+	v[1] += count;
+	while (i > 0 && *(uint64_t *)(a + i * size + off) >
+				*(uint64_t *)(a + (i - 1) * size + off)) {
+		memcpy(t, a + i * size, size);
+		memcpy(a + i * size, a + (i - 1) * size, size);
+		memcpy(a + (i - 1) * size, t, size);
+		i--;
+	}
+}
+
+static int same_site(const void *a, const void *b)
+{
+	return !strcmp(((const struct ls_hold_site *)a)->fn,
+		       ((const struct ls_hold_site *)b)->fn);
+}
+
+static int same_pair(const void *a, const void *b)
+{
+	const struct ls_hold_pair *x = a, *y = b;
+
+	return !strcmp(x->waiter, y->waiter) && !strcmp(x->holder, y->holder);
+}
+
+static int same_tid(const void *a, const void *b)
+{
+	return ((const struct ls_hold_tid *)a)->tid ==
+	       ((const struct ls_hold_tid *)b)->tid;
+}
+
+void ls_row_add_holder(struct ls_row *r, const char *holder_fn,
+		       const char *waiter_fn, uint32_t tid, uint64_t tenure_ns,
+		       uint64_t count)
+{
+	struct ls_hold_site site = {0};
+	struct ls_hold_tid ht = {.tid = tid};
+
+	r->hold_sampled_ns += tenure_ns;
+	r->hold_sampled += count;
+	copy_fn(site.fn, holder_fn);
+	add_top(r->hsites, &r->nhsites, sizeof(site),
+		offsetof(struct ls_hold_site, tenure_ns), same_site, &site,
+		tenure_ns, count);
+	add_top(r->htids, &r->nhtids, sizeof(ht),
+		offsetof(struct ls_hold_tid, tenure_ns), same_tid, &ht,
+		tenure_ns, count);
+	if (waiter_fn) {
+		struct ls_hold_pair p = {0};
+
+		copy_fn(p.waiter, waiter_fn);
+		copy_fn(p.holder, holder_fn);
+		add_top(r->hpairs, &r->nhpairs, sizeof(p),
+			offsetof(struct ls_hold_pair, tenure_ns), same_pair, &p,
+			tenure_ns, count);
+	}
+}
+
+double ls_row_preempted_pct(const struct ls_row *r)
+{
+	uint64_t all = 0;
+
+	if (!ls_kind_has_owner(r->key.kind))
+		return -1.0;
+	for (unsigned i = 0; i < LS_HOLDER_MAX; i++)
+		all += r->st.holder_waits[i];
+	return all ? 100.0 * (double)r->st.holder_waits[LS_HOLDER_PREEMPTED] /
+			       (double)all
+		   : -1.0;
+}
+
+uint64_t ls_row_tenures(const struct ls_row *r)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
+		n += r->st.hist_tenure[i];
+	return n;
+}
