@@ -57,7 +57,7 @@ endif
 $(BUILD):
 	mkdir -p $(BUILD)/tests
 
-$(BUILD)/lockscope.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+$(BUILD)/lockscope.bpf.o: bpf/lockscope.bpf.c $(wildcard bpf/*.bpf.h) bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/lockscope.skel.h: $(BUILD)/lockscope.bpf.o

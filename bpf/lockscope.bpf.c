@@ -239,6 +239,8 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 	return bpf_map_lookup_elem(&lock_stats, k);
 }
 
+#include "ident.bpf.h"
+
 static __always_inline void atomic_max(__u64 *p, __u64 v)
 {
 	__u64 old = *p;
@@ -464,7 +466,7 @@ undo:
  * no second waiter.  A new lock counts a contention begun, a waiter, and
  * every stack_every-th begin a caller stack.  Each drop is a counted loss.
  */
-static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
+static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
 	__u32 tid = (__u32)id, zero = 0, kind, d;
@@ -538,6 +540,8 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 
 		add_waiter(s);
 		sample_caller(ctx, &key, nth);
+		if (!nth) /* a new lock: what is it? (once) */
+			ident_resolve(&key, btf);
 	}
 
 	top = &ws->w[d & (LS_DEPTH - 1)];
@@ -688,7 +692,7 @@ static __always_inline int on_end(__u64 lock, long ret)
 SEC("tp_btf/contention_begin")
 int BPF_PROG(begin_btf, void *lock, unsigned int flags)
 {
-	return on_begin(ctx, (__u64)lock, flags);
+	return on_begin(ctx, (__u64)lock, flags, 1);
 }
 
 SEC("tp_btf/contention_end")
@@ -700,7 +704,7 @@ int BPF_PROG(end_btf, void *lock, int ret)
 SEC("raw_tp/contention_begin")
 int BPF_PROG(begin_raw, void *lock, unsigned int flags)
 {
-	return on_begin(ctx, (__u64)lock, flags);
+	return on_begin(ctx, (__u64)lock, flags, 0);
 }
 
 SEC("raw_tp/contention_end")

@@ -36,6 +36,12 @@ struct ls_row {
 	uint64_t caller_samples; /* every sampled stack of this lock */
 	int max_bound; /* delta rows: st.max_ns is an upper bound of the
 			* interval's longest wait, not the wait itself */
+	/* identity (model/ident.h): the name without its instance suffix,
+	 * where it came from, the CPU of per-CPU data, rows folded in */
+	char cls[LS_NAME_MAX];
+	unsigned origin;    /* enum ls_origin */
+	unsigned pcpu;	    /* per-CPU data: 1 + its CPU; 0 otherwise */
+	unsigned instances; /* locks this row stands for (--by class); 0: 1 */
 };
 
 /* A task waiting on a sleeping lock now (from the BPF task_state map). */
@@ -187,6 +193,8 @@ int ls_kind_parse(const char *s, uint32_t *mask);
 const char *ls_loss_name(unsigned loss);
 const char *ls_ctr_name(unsigned ctr);
 const char *ls_known_name(unsigned known);
+/* The type.field class of a recognised lock ("mm_struct.mmap_lock"). */
+const char *ls_known_class(unsigned known);
 /* @name as one snake_case word for metric keys and label values: lower
  * case, every run of other characters one '_', none at either end
  * ("skipped by kernel (nested)" -> "skipped_by_kernel_nested"). */
