@@ -25,6 +25,11 @@ struct ls_ident_ent {
 	unsigned origin;	/* LS_ORIGIN_SLAB, _PERCPU, or 0 */
 	unsigned pcpu;		/* 1 + CPU for per-CPU data */
 	int final, dead;
+	/* a generic cache's lock: offset and object size, for a type its
+	 * caller may make certain (ls_caller_type); 0 when named */
+	uint64_t gen_off;
+	uint32_t gen_size;
+	int gen;
 };
 
 static size_t key_hash(const struct ls_lock_key *k)
@@ -135,6 +140,9 @@ static int name_slab(struct ls_collector *c, const struct ls_lock_key *k,
 	}
 	if (first == ~0ULL || !cache[0])
 		return 0;
+	e->gen = ls_cache_is_generic(cache);
+	e->gen_off = first;
+	e->gen_size = id->object_size;
 	snprintf(e->cls, sizeof(e->cls), "%s+0x%llx", cache,
 		 (unsigned long long)first);
 	return 1;
@@ -214,6 +222,27 @@ static void resolve(struct ls_collector *c, struct ls_ident_ent *e)
 	e->final = all_bases || !c->pcpu_size;
 }
 
+/* A kmalloc'ed lock whose caller makes its struct certain: that struct's
+ * field, if the struct fits the cache and has a lock there. */
+static void infer_generic(struct ls_collector *c, struct ls_ident_ent *e,
+			  const char *caller)
+{
+	const char *type = ls_caller_type(caller);
+	char cls[LS_NAME_MAX];
+	int id;
+
+	if (!type || !c->btf)
+		return;
+	id = btf__find_by_name_kind(c->btf, type, BTF_KIND_STRUCT);
+	if (id <= 0 || btf__resolve_size(c->btf, (uint32_t)id) > e->gen_size)
+		return;
+	if (ls_btf_struct_field(c->btf, type, e->gen_off, e->key.kind, cls,
+				sizeof(cls)))
+		return;
+	memcpy(e->cls, cls, sizeof(e->cls));
+	e->gen = 0;
+}
+
 void ls_names_row(struct ls_collector *c, struct ls_row *row)
 {
 	struct ls_ident_ent *e;
@@ -231,6 +260,8 @@ void ls_names_row(struct ls_collector *c, struct ls_row *row)
 	}
 	if (!e->final)
 		resolve(c, e);
+	if (e->gen && row->ncallers)
+		infer_generic(c, e, row->callers[0].fn);
 	if (e->origin) {
 		memcpy(row->cls, e->cls, sizeof(row->cls));
 		row->origin = e->origin;
@@ -248,4 +279,93 @@ void ls_names_forget(struct ls_collector *c, const struct ls_lock_key *k)
 	e = slot(c, k);
 	if (e->key.addr == k->addr && e->key.kind == k->kind)
 		e->dead = 1;
+}
+
+static int has_member(const struct btf *btf, const char *type,
+		      const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id <= 0)
+		return 0;
+	t = btf__type_by_id(btf, (uint32_t)id);
+	m = btf_members(t);
+	for (unsigned i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return 1;
+	return 0;
+}
+
+void ls_naming_probe(const struct ls_source *tp, size_t data_syms,
+		     struct ls_naming_row *rows)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	uint64_t rq_off = 0, size = 0;
+	struct ls_naming_row *r;
+
+	if (btf && libbpf_get_error(btf))
+		btf = NULL;
+	r = &rows[LS_NAMES_KALLSYMS];
+	snprintf(r->name, sizeof(r->name), "kallsyms data symbols");
+	r->available = data_syms > 1000;
+	snprintf(r->reason, sizeof(r->reason),
+		 r->available ? "%zu data symbols: static locks named by symbol"
+			      : "%zu data symbols (no CONFIG_KALLSYMS_ALL): "
+				"static locks are marked static and keep the "
+				"caller form",
+		 data_syms);
+
+	r = &rows[LS_NAMES_SLAB];
+	snprintf(r->name, sizeof(r->name), "slab objects");
+	r->available = 0;
+	if (!btf)
+		snprintf(r->reason, sizeof(r->reason),
+			 "no kernel BTF: slab locks keep the caller form");
+	else if (btf__find_by_name_kind(btf, "bpf_get_kmem_cache",
+					BTF_KIND_FUNC) <= 0)
+		snprintf(r->reason, sizeof(r->reason),
+			 "no bpf_get_kmem_cache kfunc (kernels before 6.13), "
+			 "and no CO-RE walk to the slab without kernel data "
+			 "symbols: slab locks keep the caller form");
+	else if (tp->mech_id != LS_MECH_TP_BTF)
+		snprintf(r->reason, sizeof(r->reason),
+			 "tracepoints run as %s, which cannot call kfuncs: "
+			 "slab locks keep the caller form",
+			 tp->mech_id == LS_MECH_NONE ? "nothing" : tp->mech);
+	else {
+		r->available = 1;
+		snprintf(r->reason, sizeof(r->reason),
+			 "bpf_get_kmem_cache once per lock from tp_btf; "
+			 "cache -> struct, offset -> type.field through BTF");
+	}
+
+	r = &rows[LS_NAMES_PERCPU];
+	snprintf(r->name, sizeof(r->name), "per-CPU data");
+	r->available = 0;
+	if (!btf || ls_btf_percpu_var(btf, "runqueues", &rq_off, &size))
+		snprintf(r->reason, sizeof(r->reason),
+			 "no runqueues in a .data..percpu BTF section: "
+			 "per-CPU locks keep the caller form");
+	else if (!has_member(btf, "cfs_rq", "rq"))
+		snprintf(r->reason, sizeof(r->reason),
+			 "cfs_rq has no rq (CONFIG_FAIR_GROUP_SCHED off): "
+			 "per-CPU areas cannot be found");
+	else {
+		r->available = 1;
+		snprintf(r->reason, sizeof(r->reason),
+			 "each CPU's area from its run queue (current "
+			 "task's se.cfs_rq->rq minus runqueues' offset "
+			 "%llu); type.field through .data..percpu",
+			 (unsigned long long)rq_off);
+	}
+
+	r = &rows[LS_NAMES_CORE];
+	snprintf(r->name, sizeof(r->name), "CO-RE recognisers");
+	r->available = 1;
+	snprintf(r->reason, sizeof(r->reason),
+		 "mm_struct.mmap_lock and sighand_struct.siglock of the "
+		 "waiting task, on every kernel");
+	btf__free(btf);
 }

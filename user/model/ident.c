@@ -145,6 +145,24 @@ size_t ls_cache_types(const char *cache, char (*out)[64], size_t max)
 	return n;
 }
 
+/* Callers that only ever lock a lock of one kmalloc'ed struct. */
+static const char *const caller_types[][2] = {
+	{"anon_pipe_", "pipe_inode_info"},
+	{"pipe_", "pipe_inode_info"},
+	{"__pipe_", "pipe_inode_info"},
+	{"fifo_open", "pipe_inode_info"},
+};
+
+const char *ls_caller_type(const char *caller)
+{
+	for (size_t i = 0; i < sizeof(caller_types) / sizeof(*caller_types);
+	     i++)
+		if (!strncmp(caller, caller_types[i][0],
+			     strlen(caller_types[i][0])))
+			return caller_types[i][1];
+	return NULL;
+}
+
 /* ---- instance numbers ------------------------------------------------ */
 
 struct ls_inst_ent {

@@ -58,6 +58,14 @@ int ls_cache_is_generic(const char *cache);
 size_t ls_cache_types(const char *cache, char (*out)[64], size_t max);
 
 /*
+ * The struct a lock in a generic (kmalloc) cache belongs to, when its most
+ * sampled caller makes the type certain (anon_pipe_read -> the pipe's
+ * pipe_inode_info); NULL when it does not.  The collector checks the
+ * struct fits the cache and has a lock of the row's kind at the offset.
+ */
+const char *ls_caller_type(const char *caller);
+
+/*
  * Stable instance numbers: the first lock seen with a base name keeps it,
  * the next ones get #2, #3, ... in order of first sight; a number is never
  * given twice in a run.  A lock (address) keeps its number while its base
