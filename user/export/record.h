@@ -81,6 +81,9 @@ int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 int ls_rec_read_file(const char *path, struct ls_rec *r, char *err,
 		     size_t errlen);
 void ls_rec_free(struct ls_rec *r);
+/* Sort @s's locks by name and kind and sum the rows that share both (the
+ * reader does it; call again after renaming rows). */
+void ls_rec_snap_merge(struct ls_rec_snap *s);
 
 /* Find a lock class in a snapshot (binary search); NULL if absent. */
 const struct ls_rec_lock *ls_rec_find(const struct ls_rec_snap *s,
