@@ -30,8 +30,10 @@ struct ls_collector_opts {
 	uint32_t forget;  /* drop locks idle this many epochs; 0: keep all */
 #define LS_DEF_FORGET 60  /* top's default */
 	int with_addr;	  /* put raw addresses in lock names */
-	int verbose;	  /* libbpf debug output */
-	const char *kallsyms; /* path, default /proc/kallsyms */
+	int by_class;	  /* fold each lock class into one row (--by class) */
+	const struct ls_filter *fold_filter; /* applied before folding */
+	int verbose;			     /* libbpf debug output */
+	const char *kallsyms;		     /* path, default /proc/kallsyms */
 };
 
 /* Names of the functions whose samples count as spinning. */

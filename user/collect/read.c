@@ -306,5 +306,10 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 				(uint64_t)ts.tv_nsec;
 	}
 	read_prog_stats(c, s);
+	if (c->o.by_class) {
+		if (c->o.fold_filter)
+			ls_snap_filter(s, c->o.fold_filter);
+		return ls_snap_fold_class(s);
+	}
 	return 0;
 }

@@ -7,7 +7,7 @@
  * root.  One header for the model, one file per job: snapshot.c (the
  * container), index.c (finding rows by key), delta.c (intervals), sort.c
  * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
- * owner.c (owner words).
+ * owner.c (owner words), fold.c (lock classes).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
@@ -138,6 +138,12 @@ uint64_t ls_snap_samples(const struct ls_snapshot *s);
 uint64_t ls_snap_spin_samples(const struct ls_snapshot *s);
 /* Deep copy @src into @dst (dst initialised). */
 int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src);
+
+/* ---- lock classes (fold.c) ------------------------------------------- */
+/* --by class: fold the rows of one class and kind into one row named by
+ * the class, row->instances the locks it stands for; its key is a hash of
+ * the class (stable across snapshots).  0 or -ENOMEM (@s unchanged). */
+int ls_snap_fold_class(struct ls_snapshot *s);
 
 /* ---- intervals (delta.c) ---------------------------------------------- */
 /* @out = @cur with every row, counter and sample replaced by its increase
