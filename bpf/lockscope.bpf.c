@@ -243,6 +243,8 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 	return bpf_map_lookup_elem(&lock_stats, k);
 }
 
+#include "ident.bpf.h"
+
 static __always_inline void atomic_max(__u64 *p, __u64 v)
 {
 	__u64 old = *p;
@@ -473,7 +475,7 @@ undo:
  * no second waiter.  A new lock counts a contention begun, a waiter, and
  * every stack_every-th begin a caller stack.  Each drop is a counted loss.
  */
-static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
+static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
 	__u32 tid = (__u32)id, zero = 0, kind, d;
@@ -550,7 +552,10 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 
 		add_waiter(s);
 		top->stack_ref = sample_caller(ctx, &key, nth);
-		if (top->stack_ref) /* the stack walk is ours, not the wait */
+		if (!nth) /* a new lock: what is it? (once) */
+			ident_resolve(&key, btf);
+		if (top->stack_ref || !nth) /* the stack walk and the name
+					     * are ours, not the wait */
 			now = bpf_ktime_get_ns();
 	}
 
@@ -708,7 +713,7 @@ static __always_inline int on_end(void *ctx, __u64 lock, long ret)
 SEC("tp_btf/contention_begin")
 int BPF_PROG(begin_btf, void *lock, unsigned int flags)
 {
-	return on_begin(ctx, (__u64)lock, flags);
+	return on_begin(ctx, (__u64)lock, flags, 1);
 }
 
 SEC("tp_btf/contention_end")
@@ -720,7 +725,7 @@ int BPF_PROG(end_btf, void *lock, int ret)
 SEC("raw_tp/contention_begin")
 int BPF_PROG(begin_raw, void *lock, unsigned int flags)
 {
-	return on_begin(ctx, (__u64)lock, flags);
+	return on_begin(ctx, (__u64)lock, flags, 0);
 }
 
 SEC("raw_tp/contention_end")

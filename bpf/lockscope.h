@@ -113,6 +113,7 @@ enum ls_loss {
 			    * CPU); filled by user space from bpf_prog_info */
 	LS_LOSS_HOLDER_MAP_FULL, /* sampled tenure not kept by site:
 				  * holder_sites full (counted unsampled) */
+	LS_LOSS_IDENT_MAP_FULL,	 /* lock identity not kept: lock_ident full */
 	LS_LOSS_MAX,
 };
 
@@ -331,6 +332,40 @@ struct ls_owner_args {
 #define LS_RWSEM_WRITER_LOCKED 0x1ULL
 #define LS_RWSEM_READER_SHIFT 8 /* rwsem count word: readers from bit 8 */
 
+/*
+ * ---- lock identity (bpf/ident.bpf.h): what memory a lock lives in ------
+ *
+ * Filled once per lock, at its first contention_begin, into lock_ident
+ * (keyed like lock_stats, bounded the same way; a full map is the loss
+ * LS_LOSS_IDENT_MAP_FULL).  User space turns it into a type.field name
+ * with BTF (user/collect/btf_names.c).  percpu_base[cpu] is the start of
+ * that CPU's per-CPU area, learnt from its run queue: the current task's
+ * se.cfs_rq->rq minus the BTF offset of `runqueues` (rodata
+ * percpu_rq_off, set by user space; 0 leaves it off).
+ */
+#define LS_CACHE_NAME 32 /* slab cache name kept, truncated */
+#define LS_MAX_CPUS 1024 /* percpu_base entries at most */
+
+enum ls_ident_src {
+	LS_IDENT_NONE = 0,  /* not a slab object (or the cache is unknown) */
+	LS_IDENT_SLAB,	    /* a slab object: the cache fields are filled */
+	LS_IDENT_NO_KFUNC,  /* bpf_get_kmem_cache is absent on this kernel */
+	LS_IDENT_NO_BTF_TP, /* raw_tp fallback: kfuncs cannot be called */
+	LS_IDENT_MAX,
+};
+
+struct ls_lock_ident {
+	char cache[LS_CACHE_NAME]; /* kmem_cache.name */
+	__u32 size;		   /* object stride in the slab */
+	__u32 object_size;	   /* the object without metadata */
+	__u32 red_left_pad;	   /* red zone before each object */
+	__u32 order;		   /* slab page order (kmem_cache.oo) */
+	__u32 min_order;	   /* fallback slab order (kmem_cache.min) */
+	__u32 src;		   /* enum ls_ident_src */
+	__u32 cpu;		   /* CPU of the first contention */
+	__u32 pad;
+};
+
 /* ---- what must hold --------------------------------------------------- */
 
 /* Used as index masks (x & (N - 1)) to bound array accesses in BPF. */
@@ -352,6 +387,8 @@ _Static_assert(sizeof(struct ls_probe_task) == 56, "ls_probe_task layout");
 _Static_assert(sizeof(struct ls_spin_range) == 24, "ls_spin_range layout");
 _Static_assert(sizeof(struct ls_spin_key) == 8, "ls_spin_key layout");
 _Static_assert(sizeof(struct ls_owner_args) == 56, "ls_owner_args layout");
+_Static_assert(sizeof(struct ls_lock_ident) == LS_CACHE_NAME + 32,
+	       "ls_lock_ident layout");
 _Static_assert(sizeof(struct ls_lock_stats) ==
 		       (23 + 4 * LS_HIST_SLOTS + 2 * LS_HOLDER_MAX + 7) * 8,
 	       "ls_lock_stats layout");

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		row.st.known = (uint32_t)(i % (LS_KNOWN_MAX + 1));
 		if (i & 1)
 			ls_row_add_caller(&row, ks.syms[i].name, i + 1);
-		ls_name_row(&ks, &row, (int)(i & 2));
+		ls_name_row(&ks, &row, NULL, (int)(i & 2));
 		if (!memchr(row.name, '\0', sizeof(row.name)))
 			__builtin_trap();
 	}

@@ -85,7 +85,28 @@ if run_guest amd64; then
 	else
 		fail "vm amd64: --source kprobe: $n of 4 active: $(grep '^probe' "$out/amd64.doctor-kprobe.txt")"
 	fi
-	r='[r for r in d["locks"] if r["name"]=="mmap_lock" and r["kind"]=="rwsem:W"]'
+	# names without bpf_get_kmem_cache (6.1): doctor says so, tp_btf still
+	# loads (the weak kfunc resolves to NULL), names degrade without errors
+	row=$(grep -E '^  slab objects ' "$out/amd64.doctor.txt" | sed 's/  */ /g')
+	if [[ "$row" == *" no "*bpf_get_kmem_cache* ]]; then
+		pass "vm amd64: doctor says slab names need the kfunc:$row"
+	else
+		fail "vm amd64: doctor slab row: '$row'"
+	fi
+	row=$(grep -E '^tracepoints ' "$out/amd64.doctor.txt" | sed 's/  */ /g')
+	if [[ "$row" == *"tp_btf yes yes"* ]]; then
+		pass "vm amd64: tp_btf loads with the absent kfunc: $row"
+	else
+		fail "vm amd64: tracepoints row: '$row'"
+	fi
+	org=$(pyjson "$log" mmap "sorted({r['origin'] for r in d['locks']})")
+	mm=$(pyjson "$log" mmap "sorted({(r['name'], r['origin']) for r in d['locks'] if r.get('recognised') == 'mmap_lock'})")
+	if [[ "$org" != *slab* ]] && [[ "$mm" == *"('mm_struct.mmap_lock', 'task')"* ]]; then
+		pass "vm amd64: names degrade without the kfunc: origins $org, mmap_lock $mm"
+	else
+		fail "vm amd64: names without the kfunc: origins $org, mmap_lock $mm"
+	fi
+	r='[r for r in d["locks"] if r["class"]=="mm_struct.mmap_lock" and r["kind"]=="rwsem:W"]'
 	ws=$(pyjson "$log" mmap "sum(x['slow_path_untraced_ns'] for x in $r)")
 	calls=$(pyjson "$log" mmap "sum(x['slow_path_calls'] for x in $r)")
 	if [ "${ws:-0}" -gt 0 ] 2>/dev/null; then
@@ -144,7 +165,7 @@ if run_guest amd64; then
 		o=$(pyjson "$log" netlink "sum(x['osq_ns'] for x in $g)")
 		sp=$(pyjson "$log" netlink "sum(x['spin_ns'] for x in $g)")
 		if [ "${n:-0}" -gt 0 ] 2>/dev/null; then
-			pass "vm amd64: static lock named by symbol: genl_mutex, $n contentions"
+			pass "vm amd64: static lock named by symbol: genl_mutex, $n contentions, origin $(pyjson "$log" netlink "sorted({x['origin'] for x in $g})")"
 		else
 			fail "vm amd64: genl_mutex not named: $(pyjson "$log" netlink '[r["name"] for r in d["locks"]][:6]')"
 		fi

@@ -153,6 +153,12 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 			       : 0;
 	case 'F':
 		return parse_u32(p, name, arg, 0, 10000, &o->col.sample_hz);
+	case LS_OPT_BY:
+		if (strcmp(arg, "lock") && strcmp(arg, "class"))
+			return bad(p, name, arg, "not a valid value");
+		o->col.by_class = !strcmp(arg, "class");
+		o->col.fold_filter = &o->filter;
+		return 0;
 	case LS_OPT_FORGET:
 		o->forget_set = 1;
 		return parse_u32(p, name, arg, 0, 1000000, &o->col.forget);

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "analysis/classes.h"
 #include "cmd/commands.h"
 #include "util/log.h"
 #include "view/compare_table.h"
@@ -22,6 +23,7 @@ static int read_side(char *const *files, int n, struct ls_rec *recs)
 					"after it is a NEW file");
 			return -1;
 		}
+		ls_rec_fold_classes(&recs[i]); /* match by lock class */
 	}
 	return 0;
 }

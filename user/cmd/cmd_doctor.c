@@ -89,11 +89,17 @@ int ls_cmd_doctor(const struct ls_opts *o)
 	}
 	for (size_t i = 0; i < ks.n; i++)
 		data += ls_ksym_is_data(&ks.syms[i]);
-	printf("kallsyms: %zu symbols, %d data symbols: static locks %s\n",
-	       ks.n, data,
-	       data > 1000 ? "are named by symbol"
-			   : "cannot be named by symbol (no "
-			     "CONFIG_KALLSYMS_ALL): named <kind>@<caller>");
+	printf("kallsyms: %zu symbols, %d data symbols\n", ks.n, data);
+	{
+		struct ls_naming_row names[LS_NAMES_MAX];
+
+		ls_naming_probe(&src[LS_SRC_TP], (size_t)data, names);
+		printf("\nlock names:\n");
+		for (int i = 0; i < LS_NAMES_MAX; i++)
+			printf("  %-22s %-3s %s\n", names[i].name,
+			       names[i].available ? "yes" : "no",
+			       names[i].reason);
+	}
 	printf("lock text section: %s\n",
 	       ks.lock_text_start ? "found (callers skip it)" : "not found");
 	printf("\nspin functions for the sampler:\n");

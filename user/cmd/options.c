@@ -102,7 +102,14 @@ const struct ls_opt_def ls_opt_defs[] = {
 	 TOP | HIST | REPORT},
 	{{"pid", 'p', "PID", 0, "Only waits of this process", 1}, TRACING},
 	{{"lock", 'L', "NAME|ADDR", 0,
-	  "Only locks whose name contains NAME, or at hex ADDR", 1},
+	  "Only locks whose name or class contains NAME (task_struct.pi_lock "
+	  "matches every instance, task_struct.pi_lock#2 one), or at hex ADDR",
+	  1},
+	 TRACING},
+	{{"by", LS_OPT_BY, "lock|class", 0,
+	  "One row per lock (default), or per lock class: every instance of "
+	  "a name (#2, #cpu1, ...) folded into one row with its count",
+	  1},
 	 TRACING},
 	{{"kind", 'T', "KIND", 0, "Only locks of this kind (repeatable)", 1},
 	 TRACING},

@@ -31,6 +31,7 @@ enum ls_opt_key {
 	LS_OPT_FORGET,
 	LS_OPT_FOLDED,
 	LS_OPT_USAGE,
+	LS_OPT_BY,
 };
 
 #define LS_OPT_MAX 64 /* rows of the table: bits of a uint64_t */

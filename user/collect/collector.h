@@ -30,8 +30,10 @@ struct ls_collector_opts {
 	uint32_t forget;  /* drop locks idle this many epochs; 0: keep all */
 #define LS_DEF_FORGET 60  /* top's default */
 	int with_addr;	  /* put raw addresses in lock names */
-	int verbose;	  /* libbpf debug output */
-	const char *kallsyms; /* path, default /proc/kallsyms */
+	int by_class;	  /* fold each lock class into one row (--by class) */
+	const struct ls_filter *fold_filter; /* applied before folding */
+	int verbose;			     /* libbpf debug output */
+	const char *kallsyms;		     /* path, default /proc/kallsyms */
 };
 
 /* Names of the functions whose samples count as spinning. */
@@ -61,6 +63,26 @@ enum ls_start_err {
 	LS_START_FAILED,    /* the kernel or the system refused: exit 1 */
 	LS_START_BAD_INPUT, /* an option this machine cannot honour: exit 2 */
 };
+
+/* Where lock names come from, one row each in `lockscope doctor`. */
+enum ls_names_src {
+	LS_NAMES_KALLSYMS = 0, /* data symbols for static locks */
+	LS_NAMES_SLAB,	       /* bpf_get_kmem_cache + BTF */
+	LS_NAMES_PERCPU,       /* per-CPU areas + .data..percpu BTF */
+	LS_NAMES_CORE,	       /* mmap_lock, siglock of the current task */
+	LS_NAMES_MAX,
+};
+
+struct ls_naming_row {
+	char name[32];
+	int available;
+	char reason[200];
+};
+
+/* Fill @rows (LS_NAMES_MAX) for a kernel whose tracepoints run by @tp's
+ * mechanism and whose kallsyms has @data_syms data symbols. */
+void ls_naming_probe(const struct ls_source *tp, size_t data_syms,
+		     struct ls_naming_row *rows);
 
 /* Start collecting; NULL on failure, with @why (may be NULL) set. */
 struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,

@@ -6,6 +6,7 @@
 
 #include <bpf/libbpf.h>
 #include "collect/collector.h"
+#include "model/ident.h"
 #include "lockscope.skel.h"
 
 #define LS_MAX_CLONES 8 /* clones of one function kept from kallsyms */
@@ -66,6 +67,17 @@ struct ls_collector {
 	size_t nspin_cache, spin_cache_cap;
 	uint64_t spin_seen;
 	int spin_dirty, spin_cache_ok;
+	/* names from memory layout (names.c) */
+	struct btf *btf;	    /* the kernel's BTF, NULL if absent */
+	uint64_t rq_off, pcpu_size; /* runqueues in .data..percpu; size */
+	uint64_t page_size;
+	uint64_t *pcpu_base;	    /* per CPU, as BPF learnt it; 0: not yet */
+	unsigned nbases;	    /* CPUs with a base */
+	uint64_t reads;		    /* snapshots read so far */
+	uint64_t bases_read;	    /* reads when they were last read */
+	struct ls_ident_ent *ident; /* per lock key, open addressing */
+	size_t nident, ident_cap;
+	struct ls_instances inst; /* #2, #3 ... of names shared by locks */
 };
 
 /* libbpf's messages are muted while this is set (owner.c's first load). */
@@ -102,6 +114,13 @@ int ls_read_hash(struct ls_collector *c, struct bpf_map *map, size_t ksz,
 		 int (*fn)(struct ls_collector *, const void *, const void *,
 			   void *),
 		 void *arg);
+
+/* Names from memory layout (names.c): set up and free; fill @row's class
+ * and origin when its layout names it (once per lock); forget a lock. */
+int ls_names_init(struct ls_collector *c);
+void ls_names_free(struct ls_collector *c);
+void ls_names_row(struct ls_collector *c, struct ls_row *row);
+void ls_names_forget(struct ls_collector *c, const struct ls_lock_key *k);
 /* comm of @tid in process @tgid from /proc; 0 or -errno (comm.c). */
 int ls_read_comm(uint32_t tgid, uint32_t tid, char *buf, size_t len);
 

@@ -3,11 +3,11 @@
  * forget.c - forgetting idle locks (long-running views: top).
  *
  * A lock with no begin for o.forget epochs and nobody waiting leaves the
- * tables, with its callers and holder sites, so that locks of exited processes
- * and closed files do not fill them up.  Its row is still in the snapshot that
- * found it idle.  A begin racing with the delete either re-creates the entry
- * or, if its end finds none, is counted as lost ("lock map full"): nothing goes
- * uncounted.
+ * tables, with its callers, holder sites and identity, so that locks of
+ * exited processes and closed files do not fill them up.  Its row is still
+ * in the snapshot that found it idle.  A begin racing with the delete either
+ * re-creates the entry or, if its end finds none, is counted as lost ("lock
+ * map full"): nothing goes uncounted.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -76,12 +76,18 @@ void ls_forget_idle(struct ls_collector *c)
 	int fd_l = bpf_map__fd(c->skel->maps.lock_stats);
 	int fd_c = bpf_map__fd(c->skel->maps.lock_callers);
 	int fd_h = bpf_map__fd(c->skel->maps.holder_sites);
+	int fd_i = bpf_map__fd(c->skel->maps.lock_ident);
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 n = (__u32)c->ngone_locks;
 
 	if (n && bpf_map_delete_batch(fd_l, c->gone_locks, &n, &opts))
 		for (size_t i = n; i < c->ngone_locks; i++) /* not batched */
 			bpf_map_delete_elem(fd_l, &c->gone_locks[i]);
+	/* the address may be reused by another object: its name goes too */
+	for (size_t i = 0; i < c->ngone_locks; i++) {
+		bpf_map_delete_elem(fd_i, &c->gone_locks[i]);
+		ls_names_forget(c, &c->gone_locks[i]);
+	}
 	c->forgotten += c->ngone_locks;
 	n = (__u32)c->ngone_callers;
 	if (n && bpf_map_delete_batch(fd_c, c->gone_callers, &n, &opts))

@@ -54,6 +54,12 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	bpf_map__set_max_entries(skel->maps.spin_callers, o->max_callers);
 	bpf_map__set_max_entries(skel->maps.holder_sites, o->max_callers);
 	bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks);
+	bpf_map__set_max_entries(skel->maps.lock_ident, o->max_locks);
+	bpf_map__set_max_entries(skel->maps.percpu_base,
+				 c->ncpus_possible < LS_MAX_CPUS
+					 ? (__u32)c->ncpus_possible
+					 : LS_MAX_CPUS);
+	skel->rodata->percpu_rq_off = c->rq_off;
 	bpf_program__set_autoload(skel->progs.begin_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.end_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.begin_raw, tp && !use_btf);
@@ -275,6 +281,8 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 		if (err == -EPERM)
 			ls_hint("run as root or lower kernel.kptr_restrict");
 	}
+	c->ncpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	ls_names_init(c);
 	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt,
 			c->refused, sizeof(c->refused));
 	if (!probes_honoured(c, 0))
@@ -361,5 +369,6 @@ void ls_collector_stop(struct ls_collector *c)
 	free(c->gone_callers);
 	free(c->gone_holders);
 	free(c->spin_cache);
+	ls_names_free(c);
 	free(c);
 }

@@ -41,6 +41,11 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 	memset(o, 0, sizeof(*o));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	o->mono_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	if (c->o.by_class) {
+		snprintf(o->why, sizeof(o->why),
+			 "a row of --by class stands for many locks");
+		return;
+	}
 	if (key->kind != LS_KIND_MUTEX && key->kind != LS_KIND_RWSEM_R &&
 	    key->kind != LS_KIND_RWSEM_W && key->kind != LS_KIND_RT_MUTEX) {
 		snprintf(o->why, sizeof(o->why),

@@ -273,6 +273,7 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	int err;
 
 	ls_snap_clear(s);
+	c->reads++;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->mono_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	s->epoch = c->epoch;
@@ -321,9 +322,11 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 		err = read_spin_callers(c, s);
 	if (err)
 		return err;
-	for (size_t i = 0; i < s->nrows; i++)
-		ls_name_row(c->have_ks ? &c->ks : NULL, &s->rows[i],
+	for (size_t i = 0; i < s->nrows; i++) {
+		ls_names_row(c, &s->rows[i]);
+		ls_name_row(c->have_ks ? &c->ks : NULL, &s->rows[i], &c->inst,
 			    c->o.with_addr);
+	}
 	if (c->o.read_waiting) {
 		err = ls_read_hash(c, c->skel->maps.task_state, sizeof(__u32),
 				   sizeof(struct ls_waits), add_waiting, s);
@@ -335,5 +338,10 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 				(uint64_t)ts.tv_nsec;
 	}
 	read_prog_stats(c, s);
+	if (c->o.by_class) {
+		if (c->o.fold_filter)
+			ls_snap_filter(s, c->o.fold_filter);
+		return ls_snap_fold_class(s);
+	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include "export/holders_json.h"
 #include "export/json.h"
 #include "model/stacks.h"
+#include "model/ident.h"
 
 static void add_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -25,6 +26,24 @@ static struct json_object *hist_json(const __u64 *h)
 	return a;
 }
 
+void ls_json_identity(struct json_object *o, const struct ls_row *r)
+{
+	const char *known = ls_known_name(r->st.known);
+
+	json_object_object_add(o, "class", json_object_new_string(r->cls));
+	json_object_object_add(
+		o, "origin", json_object_new_string(ls_origin_name(r->origin)));
+	if (r->pcpu)
+		json_object_object_add(o, "cpu",
+				       json_object_new_int((int)r->pcpu - 1));
+	if (r->instances > 1)
+		json_object_object_add(o, "instances",
+				       json_object_new_int64(r->instances));
+	if (known) /* the CO-RE recogniser's view of the same address */
+		json_object_object_add(o, "recognised",
+				       json_object_new_string(known));
+}
+
 /* One lock row as a JSON object (name, kind, stats, histograms, callers). */
 static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 {
@@ -35,6 +54,7 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	json_object_object_add(o, "name", json_object_new_string(r->name));
 	json_object_object_add(
 		o, "kind", json_object_new_string(ls_kind_name(r->key.kind)));
+	ls_json_identity(o, r);
 	if (with_addr) {
 		char a[24];
 

@@ -8,6 +8,10 @@
 #include "model/sources.h"
 
 /* counters, losses, sampler and every row of @s. */
+/* A row's identity into @o: class, origin, cpu (per-CPU data), instances
+ * (folded rows), recognised (the CO-RE recogniser's name, when it knows
+ * the lock). */
+void ls_json_identity(struct json_object *o, const struct ls_row *r);
 struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr);
 /* Sampled waiter stacks: lock, kind, frames (array, root first), samples,
  * wait_ns. */

@@ -262,7 +262,7 @@ static int read_locks(struct ls_rd *rd, struct json_object *snap,
 		      const char *path, struct ls_rec_snap *s)
 {
 	struct json_object *a;
-	size_t n, keep = 0;
+	size_t n;
 	char p[96];
 	int err = 0;
 
@@ -285,15 +285,25 @@ static int read_locks(struct ls_rd *rd, struct json_object *snap,
 	err = sums_fit(rd, path, s->locks, n);
 	if (err)
 		return err;
-	qsort(s->locks, n, sizeof(*s->locks), cmp_lock);
-	for (size_t i = 0; i < n; i++) {
+	s->nlocks = n;
+	ls_rec_snap_merge(s);
+	return 0;
+}
+
+void ls_rec_snap_merge(struct ls_rec_snap *s)
+{
+	size_t keep = 0;
+
+	if (!s->nlocks)
+		return;
+	qsort(s->locks, s->nlocks, sizeof(*s->locks), cmp_lock);
+	for (size_t i = 0; i < s->nlocks; i++) {
 		if (keep && !cmp_lock(&s->locks[keep - 1], &s->locks[i]))
 			merge_lock(&s->locks[keep - 1], &s->locks[i]);
 		else
 			s->locks[keep++] = s->locks[i];
 	}
 	s->nlocks = keep;
-	return 0;
 }
 
 static int read_sampler(struct ls_rd *rd, struct json_object *snap,

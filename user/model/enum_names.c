@@ -69,6 +69,7 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_OSQ_OUTER] = "osq outer lock unknown",
 	[LS_LOSS_RECURSION] = "skipped by kernel (nested)",
 	[LS_LOSS_HOLDER_MAP_FULL] = "holder map full",
+	[LS_LOSS_IDENT_MAP_FULL] = "name map full",
 };
 
 const char *ls_loss_name(unsigned loss)
@@ -103,6 +104,18 @@ const char *ls_known_name(unsigned known)
 		return "mmap_lock";
 	case LS_KNOWN_SIGLOCK:
 		return "siglock";
+	default:
+		return NULL;
+	}
+}
+
+const char *ls_known_class(unsigned known)
+{
+	switch (known) {
+	case LS_KNOWN_MMAP_LOCK:
+		return "mm_struct.mmap_lock";
+	case LS_KNOWN_SIGLOCK:
+		return "sighand_struct.siglock";
 	default:
 		return NULL;
 	}

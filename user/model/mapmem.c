@@ -64,8 +64,11 @@ static uint64_t percpu_array(uint64_t entries, uint32_t value_size,
 static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		  uint64_t cost[4])
 {
+	/* lock_stats and lock_ident (each lock's identity) */
 	cost[0] = ls_mapmem_hash(m->locks, sizeof(struct ls_lock_key),
-				 sizeof(struct ls_lock_stats), ncpus);
+				 sizeof(struct ls_lock_stats), ncpus) +
+		  ls_mapmem_hash(m->locks, sizeof(struct ls_lock_key),
+				 sizeof(struct ls_lock_ident), ncpus);
 	cost[1] = ls_mapmem_hash(m->tasks, sizeof(__u32),
 				 sizeof(struct ls_waits), ncpus) +
 		  ls_mapmem_hash(m->tasks, sizeof(__u32),
@@ -87,6 +90,9 @@ uint64_t ls_mapmem_need(const struct ls_map_sizes *m, unsigned ncpus)
 	return cost[0] + cost[1] + cost[2] + cost[3] +
 	       percpu_array(1, sizeof(struct ls_waits), ncpus) +
 	       percpu_array(1, sizeof(struct ls_lock_stats), ncpus) +
+	       percpu_array(1, sizeof(struct ls_lock_ident), ncpus) +
+	       round8(sizeof(__u64)) *
+		       (ncpus < LS_MAX_CPUS ? ncpus : LS_MAX_CPUS) +
 	       percpu_array(LS_CTR_MAX + LS_LOSS_MAX + LS_SPIN_SLOTS,
 			    sizeof(__u64), ncpus);
 }

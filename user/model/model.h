@@ -7,7 +7,8 @@
  * root.  One header for the model, one file per job: snapshot.c (the
  * container), index.c (finding rows by key), delta.c (intervals), sort.c
  * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
- * owner.c (owner words), holder.c (the holder side: states, sites, tenure).
+ * owner.c (owner words), holder.c (the holder side: states, sites, tenure),
+ * fold.c (lock classes).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
@@ -62,6 +63,12 @@ struct ls_row {
 	struct ls_hold_tid htids[LS_ROW_HOLDERS];
 	unsigned nhsites, nhpairs, nhtids;
 	uint64_t hold_sampled_ns, hold_sampled;
+	/* identity (model/ident.h): the name without its instance suffix,
+	 * where it came from, the CPU of per-CPU data, rows folded in */
+	char cls[LS_NAME_MAX];
+	unsigned origin;    /* enum ls_origin */
+	unsigned pcpu;	    /* per-CPU data: 1 + its CPU; 0 otherwise */
+	unsigned instances; /* locks this row stands for (--by class); 0: 1 */
 };
 
 /* A task waiting on a sleeping lock now (from the BPF task_state map). */
@@ -159,6 +166,12 @@ uint64_t ls_snap_spin_samples(const struct ls_snapshot *s);
 /* Deep copy @src into @dst (dst initialised). */
 int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src);
 
+/* ---- lock classes (fold.c) ------------------------------------------- */
+/* --by class: fold the rows of one class and kind into one row named by
+ * the class, row->instances the locks it stands for; its key is a hash of
+ * the class (stable across snapshots).  0 or -ENOMEM (@s unchanged). */
+int ls_snap_fold_class(struct ls_snapshot *s);
+
 /* ---- intervals (delta.c) ---------------------------------------------- */
 /* @out = @cur with every row, counter and sample replaced by its increase
  * since @prev (rows absent from prev are new: their totals are the delta).
@@ -214,6 +227,8 @@ int ls_kind_parse(const char *s, uint32_t *mask);
 const char *ls_loss_name(unsigned loss);
 const char *ls_ctr_name(unsigned ctr);
 const char *ls_known_name(unsigned known);
+/* The type.field class of a recognised lock ("mm_struct.mmap_lock"). */
+const char *ls_known_class(unsigned known);
 /* @name as one snake_case word for metric keys and label values: lower
  * case, every run of other characters one '_', none at either end
  * ("skipped by kernel (nested)" -> "skipped_by_kernel_nested"). */

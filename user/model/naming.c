@@ -152,33 +152,51 @@ size_t ls_stack_frames(const struct ls_ksyms *ks, const uint64_t *ips, size_t n,
 	return nf;
 }
 
-void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row, int with_addr)
+void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row,
+		 struct ls_instances *inst, int with_addr)
 {
-	const char *known = ls_known_name(row->st.known);
+	const char *known = ls_known_class(row->st.known);
 	const struct ls_ksym *sym = NULL, *next = NULL;
 	char base[LS_NAME_MAX];
-	size_t n;
+	unsigned n = 1;
+	size_t len;
 
 	if (ks)
 		sym = ls_ksyms_find(ks, row->key.addr, &next);
-	if (known) {
-		snprintf(base, sizeof(base), "%s", known);
+	if (row->origin == LS_ORIGIN_SLAB || row->origin == LS_ORIGIN_PERCPU) {
+		/* named from memory layout by the collector: keep it */
+	} else if (known) {
+		row->origin = LS_ORIGIN_TASK;
+		snprintf(row->cls, sizeof(row->cls), "%s", known);
 	} else if (sym && ls_ksym_is_data(sym) && next &&
 		   row->key.addr - sym->addr < 4096) {
+		row->origin = LS_ORIGIN_SYMBOL;
 		if (row->key.addr == sym->addr)
-			snprintf(base, sizeof(base), "%s", sym->name);
+			snprintf(row->cls, sizeof(row->cls), "%s", sym->name);
 		else
-			snprintf(base, sizeof(base), "%s+0x%llx", sym->name,
+			snprintf(row->cls, sizeof(row->cls), "%s+0x%llx",
+				 sym->name,
 				 (unsigned long long)(row->key.addr -
 						      sym->addr));
 	} else {
 		const char *caller = ls_row_top_caller(row);
 
-		snprintf(base, sizeof(base), "%s@%s",
+		row->origin = row->key.addr >= LS_KERNEL_IMAGE
+				      ? LS_ORIGIN_STATIC
+				      : LS_ORIGIN_CALLER;
+		snprintf(row->cls, sizeof(row->cls), "%s@%s",
 			 ls_kind_base(row->key.kind), *caller ? caller : "?");
 	}
-	n = (size_t)snprintf(row->name, sizeof(row->name), "%s", base);
-	if (with_addr && n < sizeof(row->name))
-		snprintf(row->name + n, sizeof(row->name) - n, " [%llx]",
+	if (row->pcpu)
+		snprintf(base, sizeof(base), "%.*s#cpu%u", LS_NAME_MAX - 16,
+			 row->cls, row->pcpu - 1);
+	else
+		snprintf(base, sizeof(base), "%s", row->cls);
+	if (inst && (n = ls_inst_get(inst, row->key.addr, base)) == 0)
+		n = 1; /* out of memory: the name without its number */
+	ls_inst_name(row->name, sizeof(row->name), base, n);
+	len = strlen(row->name);
+	if (with_addr && len < sizeof(row->name))
+		snprintf(row->name + len, sizeof(row->name) - len, " [%llx]",
 			 (unsigned long long)row->key.addr);
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "model/ident.h"
 #include "model/kallsyms.h"
 #include "model/model.h"
 
@@ -24,10 +25,17 @@ const char *ls_caller_of(const struct ls_ksyms *ks, const uint64_t *ips,
 size_t ls_stack_frames(const struct ls_ksyms *ks, const uint64_t *ips, size_t n,
 		       char *buf, size_t len);
 /*
- * Name @row into row->name: a recognised lock ("mmap_lock"), a kernel data
- * symbol ("text_mutex", "jiffies_lock+0x8"), else "<kind>@<top caller>".
- * With @with_addr the raw address is appended (" [ffff...]").  @ks may be NULL.
+ * Name @row: row->cls and row->origin, then row->name.  A name from memory
+ * layout already in row->cls (origin slab or percpu, set by the collector)
+ * stays; else a recognised lock ("mm_struct.mmap_lock", origin task), a
+ * kernel data symbol ("text_mutex", "jiffies_lock+0x8"), else
+ * "<kind>@<most sampled caller>" (origin static in the kernel image, else
+ * caller).  Per-CPU rows get "#cpuN"; with @inst, a second lock of the
+ * same name gets "#2", a third "#3" (stable, by first sight).  With
+ * @with_addr the raw address is appended (" [ffff...]").  @ks and @inst
+ * may be NULL.
  */
-void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row, int with_addr);
+void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row,
+		 struct ls_instances *inst, int with_addr);
 
 #endif

@@ -96,7 +96,11 @@ void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples)
 		}
 	}
 	row->callers[i].samples += samples;
-	while (i > 0 && row->callers[i].samples > row->callers[i - 1].samples) {
+	/* most sampled first; ties by name, so the caller form is stable */
+	while (i > 0 &&
+	       (row->callers[i].samples > row->callers[i - 1].samples ||
+		(row->callers[i].samples == row->callers[i - 1].samples &&
+		 strcmp(row->callers[i].fn, row->callers[i - 1].fn) < 0))) {
 		struct ls_caller t = row->callers[i];
 
 		row->callers[i] = row->callers[i - 1];

@@ -125,9 +125,11 @@ int ls_row_match(const struct ls_row *r, const struct ls_filter *f)
 		return 1;
 	if (f->kind_mask && !(f->kind_mask & (1U << r->key.kind)))
 		return 0;
-	if (f->addr && r->key.addr != f->addr)
+	/* a folded row (--by class) was filtered by address before folding */
+	if (f->addr && r->key.addr != f->addr && !r->instances)
 		return 0;
-	if (f->name && *f->name && !strstr(r->name, f->name))
+	if (f->name && *f->name && !strstr(r->name, f->name) &&
+	    !strstr(r->cls, f->name))
 		return 0;
 	return 1;
 }

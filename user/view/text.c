@@ -161,8 +161,12 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 	for (size_t i = 0; i < shown; i++) {
 		const struct ls_row *r = &s->rows[i];
 
-		fprintf(f, "\n#%zu %s (%s)\n", i + 1, r->name,
+		fprintf(f, "\n#%zu %s (%s", i + 1, r->name,
 			ls_kind_name(r->key.kind));
+		if (r->instances) /* --by class */
+			fprintf(f, ", %u lock%s", r->instances,
+				r->instances == 1 ? "" : "s");
+		fputs(")\n", f);
 		row_summary(f, r);
 		if (r->st.spin_ns && r->st.sleep_ns)
 			ls_hist_print(f, "spin", r->st.hist_spin, "sleep",

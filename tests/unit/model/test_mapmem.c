@@ -33,15 +33,44 @@ static void map_formulas(void **state)
 				   sizeof(struct ls_lock_stats), 2) > 15 * GIB);
 }
 
+/* Each lock's identity (lock_ident) costs a hash entry per --max-locks,
+ * plus a per-CPU scratch value and a per-CPU base. */
+static void ident_counted(void **state)
+{
+	struct ls_map_sizes m = defaults;
+	uint64_t a, b;
+
+	(void)state;
+	a = ls_mapmem_need(&m, 2);
+	m.locks *= 2;
+	b = ls_mapmem_need(&m, 2);
+	assert_int_equal(
+		b - a,
+		ls_mapmem_hash(2 * LS_DEF_MAX_LOCKS, sizeof(struct ls_lock_key),
+			       sizeof(struct ls_lock_stats), 2) -
+			ls_mapmem_hash(LS_DEF_MAX_LOCKS,
+				       sizeof(struct ls_lock_key),
+				       sizeof(struct ls_lock_stats), 2) +
+			ls_mapmem_hash(2 * LS_DEF_MAX_LOCKS,
+				       sizeof(struct ls_lock_key),
+				       sizeof(struct ls_lock_ident), 2) -
+			ls_mapmem_hash(LS_DEF_MAX_LOCKS,
+				       sizeof(struct ls_lock_key),
+				       sizeof(struct ls_lock_ident), 2));
+	/* 16384 identities of 64 bytes: 2 MiB and a bit */
+	assert_true(ls_mapmem_hash(LS_DEF_MAX_LOCKS, 16,
+				   sizeof(struct ls_lock_ident), 2) > 2 * MIB);
+}
+
 static void defaults_fit(void **state)
 {
 	char why[256] = "";
 	uint64_t need = ls_mapmem_need(&defaults, 2);
 
 	(void)state;
-	/* about 31 MiB on 2 CPUs (the holder side's histogram and sites
-	 * included): fits in 10% of 1 GiB */
-	assert_true(need > 28 * MIB && need < 34 * MIB);
+	/* about 34 MiB on 2 CPUs (the holder side's histogram and sites and
+	 * the lock identities included): fits in 10% of 1 GiB */
+	assert_true(need > 28 * MIB && need < 40 * MIB);
 	assert_int_equal(ls_mapmem_check(&defaults, 2, GIB, why, sizeof(why)),
 			 0);
 	assert_string_equal(why, "");
@@ -58,7 +87,8 @@ static void too_big_is_named(void **state)
 	m.locks = 16777216; /* the largest the command line accepts */
 	assert_int_equal(ls_mapmem_check(&m, 2, 24 * GIB, why, sizeof(why)),
 			 -E2BIG);
-	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 22."));
+	/* lock_stats 22.1 GiB with its holder side, lock_ident 2.3 GiB */
+	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 24.5"));
 	assert_non_null(strstr(why, "GiB of kernel memory"));
 	assert_non_null(
 		strstr(why, "more than 10% of MemAvailable (24.0 GiB)"));
@@ -114,6 +144,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(map_formulas),
+		cmocka_unit_test(ident_counted),
 		cmocka_unit_test(defaults_fit),
 		cmocka_unit_test(too_big_is_named),
 		cmocka_unit_test(meminfo),

@@ -166,26 +166,27 @@ static void naming(void **state)
 	memset(&r, 0, sizeof(r));
 	r.key.kind = LS_KIND_MUTEX;
 	r.key.addr = 0xffffffff83000000ULL;
-	ls_name_row(&ks, &r, 0);
+	ls_name_row(&ks, &r, NULL, 0);
 	assert_string_equal(r.name, "text_mutex");
 	r.key.addr = 0xffffffff83000108ULL;
-	ls_name_row(&ks, &r, 0);
+	ls_name_row(&ks, &r, NULL, 0);
 	assert_string_equal(r.name, "jiffies_lock+0x8");
 	r.key.addr = 0xffff888012345678ULL; /* heap: caller name, no address */
 	ls_row_add_caller(&r, "genl_rcv_msg", 3);
-	ls_name_row(&ks, &r, 0);
+	ls_name_row(&ks, &r, NULL, 0);
 	assert_string_equal(r.name, "mutex@genl_rcv_msg");
 	assert_null(strstr(r.name, "ffff"));
-	ls_name_row(&ks, &r, 1);
+	ls_name_row(&ks, &r, NULL, 1);
 	assert_string_equal(r.name, "mutex@genl_rcv_msg [ffff888012345678]");
 	r.key.kind = LS_KIND_RWSEM_W;
 	r.st.known = LS_KNOWN_MMAP_LOCK;
-	ls_name_row(&ks, &r, 0);
-	assert_string_equal(r.name, "mmap_lock");
+	ls_name_row(&ks, &r, NULL, 0);
+	assert_string_equal(r.name, "mm_struct.mmap_lock");
+	assert_int_equal(r.origin, LS_ORIGIN_TASK);
 	memset(&r, 0, sizeof(r));
 	r.key.kind = LS_KIND_SPINLOCK;
 	r.key.addr = 0xffff888000000000ULL;
-	ls_name_row(NULL, &r, 0);
+	ls_name_row(NULL, &r, NULL, 0);
 	assert_string_equal(r.name, "spinlock@?");
 	ls_ksyms_free(&ks);
 }

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * fold.c - --by class: all instances of a lock class (rows of one class
+ * and kind: task_struct.pi_lock over every task) folded into one row that
+ * says how many locks it stands for, like lockdep classes and illumos
+ * `lockstat -c`.  The folded row's key is a hash of its class, the same in
+ * every snapshot, so intervals (deltas) and selections follow it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/model.h"
+
+static uint64_t class_key(const char *cls)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	for (; *cls; cls++)
+		h = (h ^ (unsigned char)*cls) * 0x100000001b3ULL;
+	return h | 1; /* never 0, the "no lock" address */
+}
+
+static int cmp_class(const void *a, const void *b)
+{
+	const struct ls_row *x = *(const struct ls_row *const *)a;
+	const struct ls_row *y = *(const struct ls_row *const *)b;
+	int c = strcmp(x->cls, y->cls);
+
+	if (c)
+		return c;
+	if (x->key.kind != y->key.kind)
+		return x->key.kind < y->key.kind ? -1 : 1;
+	return ls_key_cmp(&x->key, &y->key);
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Add row @s to the class row @d. */
+static void fold_row(struct ls_row *d, const struct ls_row *s)
+{
+	struct ls_lock_stats *a = &d->st;
+	const struct ls_lock_stats *b = &s->st;
+
+	a->contentions += b->contentions;
+	a->total_ns += b->total_ns;
+	a->spin_ns += b->spin_ns;
+	a->sleep_ns += b->sleep_ns;
+	if (b->min_ns < a->min_ns)
+		a->min_ns = b->min_ns;
+	a->max_ns = max64(a->max_ns, b->max_ns);
+	a->spin_won += b->spin_won;
+	a->spin_failed += b->spin_failed;
+	a->gave_up += b->gave_up;
+	a->begins += b->begins;
+	a->waiters += b->waiters;
+	/* peaks of different locks do not add up: the highest of the latest
+	 * interval any of them had */
+	if (b->peak_epoch > a->peak_epoch) {
+		a->peak_epoch = b->peak_epoch;
+		a->peak_waiters = b->peak_waiters;
+	} else if (b->peak_epoch == a->peak_epoch) {
+		a->peak_waiters = max64(a->peak_waiters, b->peak_waiters);
+	}
+	a->peak_waiters_all = max64(a->peak_waiters_all, b->peak_waiters_all);
+	if (a->known != b->known)
+		a->known = LS_KNOWN_NONE;
+	a->osq_ns += b->osq_ns;
+	a->osq_calls += b->osq_calls;
+	a->osq_bailouts += b->osq_bailouts;
+	a->osq_spinners += b->osq_spinners;
+	a->osq_peak = max64(a->osq_peak, b->osq_peak);
+	a->slow_ns += b->slow_ns;
+	a->slow_calls += b->slow_calls;
+	a->slow_untraced_ns += b->slow_untraced_ns;
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
+		a->hist[i] += b->hist[i];
+		a->hist_spin[i] += b->hist_spin[i];
+		a->hist_sleep[i] += b->hist_sleep[i];
+	}
+	d->max_bound |= s->max_bound;
+	for (unsigned i = 0; i < s->ncallers; i++)
+		ls_row_add_caller(d, s->callers[i].fn, s->callers[i].samples);
+	/* samples of callers beyond the kept ones still count */
+	d->caller_samples += s->caller_samples;
+	for (unsigned i = 0; i < s->ncallers; i++)
+		d->caller_samples -= s->callers[i].samples;
+	d->instances += s->instances ? s->instances : 1;
+}
+
+int ls_snap_fold_class(struct ls_snapshot *s)
+{
+	struct ls_row **by = malloc((s->nrows ? s->nrows : 1) * sizeof(*by));
+	struct ls_row *out = malloc((s->nrows ? s->nrows : 1) * sizeof(*out));
+	size_t n = 0;
+
+	if (!by || !out) {
+		free(by);
+		free(out);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->nrows; i++)
+		by[i] = &s->rows[i];
+	qsort(by, s->nrows, sizeof(*by), cmp_class);
+	for (size_t i = 0; i < s->nrows; i++) {
+		struct ls_row *d;
+
+		if (n && !strcmp(out[n - 1].cls, by[i]->cls) &&
+		    out[n - 1].key.kind == by[i]->key.kind) {
+			fold_row(&out[n - 1], by[i]);
+			continue;
+		}
+		d = &out[n++];
+		*d = *by[i];
+		d->instances = d->instances ? d->instances : 1;
+		d->pcpu = 0;
+		d->key.addr = class_key(d->cls);
+		memcpy(d->name, d->cls, sizeof(d->name));
+	}
+	free(by);
+	free(s->rows);
+	s->rows = out;
+	s->cap = s->nrows ? s->nrows : 1;
+	s->nrows = n;
+	s->kidx_n = 0;
+	ls_snap_index(s);
+	return 0;
+}
