@@ -30,7 +30,8 @@ struct ls_collector_opts {
 	uint32_t forget;  /* drop locks idle this many epochs; 0: keep all */
 #define LS_DEF_FORGET 60  /* top's default */
 	int with_addr;	  /* put raw addresses in lock names */
-	int verbose;	  /* libbpf debug output */
+	int hold;    /* --hold: hold times of contended locks (hold.bpf.c) */
+	int verbose; /* libbpf debug output */
 	const char *kallsyms; /* path, default /proc/kallsyms */
 };
 

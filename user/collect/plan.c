@@ -42,6 +42,7 @@ void ls_plan_sources(const struct ls_collector_opts *o,
 	}
 
 	ls_probes_plan(o, ks, src, tgt, refused, len);
+	ls_hold_plan(o, ks, &src[LS_SRC_HOLD]);
 }
 
 void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src)

@@ -33,10 +33,11 @@ static int read_percpu(struct ls_collector *c, struct bpf_map *map,
 }
 
 /* Iterate a hash map with batch lookups (get_next_key on old kernels). */
-static int
-read_hash(struct ls_collector *c, struct bpf_map *map, size_t ksz, size_t vsz,
-	  int (*fn)(struct ls_collector *, const void *, const void *, void *),
-	  void *arg)
+int ls_read_hash(struct ls_collector *c, struct bpf_map *map, size_t ksz,
+		 size_t vsz,
+		 int (*fn)(struct ls_collector *, const void *, const void *,
+			   void *),
+		 void *arg)
 {
 	int fd = bpf_map__fd(map), err = 0;
 	__u64 in = 0, out = 0;
@@ -186,9 +187,9 @@ static int read_spin_callers(struct ls_collector *c, struct ls_snapshot *s)
 		}
 		return 0;
 	}
-	err = read_hash(c, c->skel->maps.spin_callers,
-			sizeof(struct ls_spin_key), sizeof(__u64),
-			add_spin_caller, s);
+	err = ls_read_hash(c, c->skel->maps.spin_callers,
+			   sizeof(struct ls_spin_key), sizeof(__u64),
+			   add_spin_caller, s);
 	if (err)
 		return err;
 	c->spin_cache_ok = 0;
@@ -275,15 +276,16 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 				s->cpu_spin[cpu] += c->pcpu[cpu];
 		}
 	}
-	err = read_hash(c, c->skel->maps.lock_stats, sizeof(struct ls_lock_key),
-			sizeof(struct ls_lock_stats), add_lock, s);
+	err = ls_read_hash(c, c->skel->maps.lock_stats,
+			   sizeof(struct ls_lock_key),
+			   sizeof(struct ls_lock_stats), add_lock, s);
 	if (err)
 		return err;
 	ls_snap_index(s);
 	ls_forget_mark(c, s);
-	err = read_hash(c, c->skel->maps.lock_callers,
-			sizeof(struct ls_caller_key), sizeof(__u64), add_caller,
-			s);
+	err = ls_read_hash(c, c->skel->maps.lock_callers,
+			   sizeof(struct ls_caller_key), sizeof(__u64),
+			   add_caller, s);
 	ls_forget_idle(c);
 	if (!err)
 		err = read_spin_callers(c, s);
@@ -293,8 +295,8 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 		ls_name_row(c->have_ks ? &c->ks : NULL, &s->rows[i],
 			    c->o.with_addr);
 	if (c->o.read_waiting) {
-		err = read_hash(c, c->skel->maps.task_state, sizeof(__u32),
-				sizeof(struct ls_waits), add_waiting, s);
+		err = ls_read_hash(c, c->skel->maps.task_state, sizeof(__u32),
+				   sizeof(struct ls_waits), add_waiting, s);
 		if (err)
 			return err;
 		/* every wait listed began before this: ages are not negative */
@@ -303,5 +305,5 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 				(uint64_t)ts.tv_nsec;
 	}
 	read_prog_stats(c, s);
-	return 0;
+	return ls_hold_read(c, s);
 }

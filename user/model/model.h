@@ -36,6 +36,9 @@ struct ls_row {
 	uint64_t caller_samples; /* every sampled stack of this lock */
 	int max_bound; /* delta rows: st.max_ns is an upper bound of the
 			* interval's longest wait, not the wait itself */
+	/* --hold: hold times of the lock at this address (every row of it),
+	 * by enum ls_hold_mode; zero without --hold */
+	struct ls_hold_stats hold[LS_HOLD_MODES];
 };
 
 /* A task waiting on a sleeping lock now (from the BPF task_state map). */
@@ -191,6 +194,22 @@ const char *ls_known_name(unsigned known);
  * case, every run of other characters one '_', none at either end
  * ("skipped by kernel (nested)" -> "skipped_by_kernel_nested"). */
 const char *ls_name_key(char *buf, size_t len, const char *name);
+
+/* ---- hold times, --hold (hold.c) ------------------------------------- */
+/* Put @st (the lock @k->addr held in mode @k->mode) into every row of that
+ * address, whatever its kind; returns the rows it went to.  Call after
+ * ls_snap_index(). */
+size_t ls_snap_add_hold(struct ls_snapshot *s, const struct ls_hold_key *k,
+			const struct ls_hold_stats *st);
+/* @out = @cur minus @prev (NULL: @cur); the max since start stays. */
+void ls_hold_delta(const struct ls_hold_stats *cur,
+		   const struct ls_hold_stats *prev, struct ls_hold_stats *out);
+uint64_t ls_hold_avg_ns(const struct ls_hold_stats *st); /* 0: no holds */
+/* Upper bound in ns of the @pct percentile (0 < pct <= 100) of the hold
+ * times, from the histogram: the top of the slot it falls in, never above
+ * max_ns; 0 without holds. */
+uint64_t ls_hold_pct_ns(const struct ls_hold_stats *st, double pct);
+const char *ls_hold_mode_name(unsigned mode); /* "exclusive", "shared" */
 
 /* ---- owner words (owner.c) -------------------------------------------- */
 /* Decide who holds a lock of @kind from its owner and count words (as read

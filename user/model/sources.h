@@ -12,7 +12,9 @@ enum ls_source_id {
 	LS_SRC_SAMPLER, /* cpu-clock perf_event sampler */
 	LS_SRC_PROBE,	/* first function-probe target: LS_SRC_PROBE + ls_target
 			 */
-	LS_SRC_MAX = LS_SRC_PROBE + LS_TGT_MAX, /* one per probe target */
+	LS_SRC_HOLD =
+		LS_SRC_PROBE + LS_TGT_MAX, /* --hold: lock/unlock probes */
+	LS_SRC_MAX,
 };
 
 /* How function probes may attach (--source). */
