@@ -12,7 +12,10 @@ out() { # out NAME CMD...
 out doctor lockscope doctor
 out doctor-kprobe lockscope doctor --source kprobe
 out mmap lockscope hist --json -F 499 -- mmap_hammer 2 3
-out pipe-kprobe lockscope hist --json --source kprobe -F 0 -- pipe_hammer 2 2
+# --hold: fentry here (hold times against the same run's contentions), and
+# by kprobe in the run below that also checks the slow-path kprobes
+out pipe-hold lockscope hist --json --hold -F 0 -- pipe_hammer 2 2
+out pipe-kprobe lockscope hist --json --hold --source kprobe -F 0 -- pipe_hammer 2 2
 if [ -x /bin/stress-ng ]; then
 	out netlink lockscope hist --json -F 499 -- stress-ng --netlink-task 2 -t 3s
 fi

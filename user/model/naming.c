@@ -51,6 +51,8 @@ static const char *const lock_prefixes[] = {
 	"perf_trace_",
 	"bpf_prog_",
 	"__bpf_prog_",
+	"bpf_trampoline_",   /* fentry/fexit on a lock function (--hold) */
+	"ftrace_trampoline", /* ... and its ftrace glue */
 	"mmap_read_lock",
 	"mmap_write_lock",
 	"__mmap_lock",
