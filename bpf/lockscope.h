@@ -87,11 +87,13 @@ enum ls_loss {
 	LS_LOSS_OSQ_OUTER, /* osq_lock() call whose outer lock is unknown */
 	LS_LOSS_RECURSION, /* program runs the kernel skipped (nested on one
 			    * CPU); filled by user space from bpf_prog_info */
-	LS_LOSS_HOLD_DEPTH,    /* --hold: acquire dropped, LS_HOLD_DEPTH watched
-				* locks already held by the task */
-	LS_LOSS_HOLD_MAP_FULL, /* --hold: hold_tasks or hold_stats full */
-	LS_LOSS_HOLD_UNMATCHED, /* --hold: release of a watched lock whose
-				 * acquire was not seen (held at start) */
+	/* --hold: acquire dropped, LS_HOLD_DEPTH watched locks already held */
+	LS_LOSS_HOLD_DEPTH,
+	/* --hold: hold_tasks or hold_stats full */
+	LS_LOSS_HOLD_MAP_FULL,
+	/* --hold: release of a watched lock whose acquire was not seen (held
+	 * at start) */
+	LS_LOSS_HOLD_UNMATCHED,
 	LS_LOSS_MAX,
 };
 
@@ -109,7 +111,8 @@ enum ls_counter {
 	LS_CTR_OSQ_CALLS,      /* osq_lock() calls seen by a function probe */
 	LS_CTR_OSQ_BAILOUTS,   /* ... that returned false */
 	LS_CTR_SLOW_CALLS,     /* slow-path calls seen by function probes */
-	LS_CTR_HOLDS,	       /* --hold: holds of watched locks measured */
+	/* --hold: holds of watched locks measured */
+	LS_CTR_HOLDS,
 	LS_CTR_MAX,
 };
 
