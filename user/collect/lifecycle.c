@@ -240,7 +240,7 @@ static int hold_honoured(const struct ls_collector *c, int err)
 static int sizes_fit(const struct ls_collector_opts *o)
 {
 	const struct ls_map_sizes m = {o->max_locks, o->max_tasks,
-				       o->max_callers, o->max_stacks};
+				       o->max_callers, o->max_stacks, o->hold};
 	int ncpus = libbpf_num_possible_cpus();
 	uint64_t avail;
 	char why[256];

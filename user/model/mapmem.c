@@ -75,6 +75,14 @@ static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		  ls_mapmem_hash(m->callers, sizeof(struct ls_spin_key),
 				 sizeof(__u64), ncpus);
 	cost[3] = ls_mapmem_stack(m->stacks, LS_STACK_DEPTH * sizeof(__u64));
+	if (m->hold) { /* hold_watch, hold_stats; hold_tasks */
+		cost[0] += ls_mapmem_hash(m->locks, sizeof(__u64),
+					  sizeof(__u32), ncpus) +
+			   ls_mapmem_hash(m->locks, sizeof(struct ls_hold_key),
+					  sizeof(struct ls_hold_stats), ncpus);
+		cost[1] += ls_mapmem_hash(m->tasks, sizeof(__u32),
+					  sizeof(struct ls_holds), ncpus);
+	}
 }
 
 uint64_t ls_mapmem_need(const struct ls_map_sizes *m, unsigned ncpus)
@@ -108,7 +116,7 @@ int ls_mapmem_check(const struct ls_map_sizes *m, unsigned ncpus,
 	char a[32], b[32], c[32];
 	int top = 0;
 
-	if (need <= avail / 100 * LS_MAPMEM_SHARE)
+	if (need * 100 <= avail * LS_MAPMEM_SHARE) /* exact, far from 2^64 */
 		return 0;
 	costs(m, ncpus, cost);
 	for (int i = 1; i < 4; i++)
