@@ -185,4 +185,6 @@ if run_guest rt-amd64; then
 	else
 		fail "vm rt: no rt_mutex/rtlock contention: kinds $kinds"
 	fi
+	# the same lock functions wrap rt_mutexes here
+	hold_checks rt "$log"
 fi
