@@ -117,8 +117,11 @@ static void plan(const struct ls_collector_opts *o, const struct ls_ksyms *ks,
 		t[i].in_btf = plain && btf &&
 			      btf__find_by_name_kind(btf, tgts[i].func,
 						     BTF_KIND_FUNC) > 0;
+		/* fentry reaches the plain function only: with clones beside
+		 * it, kprobes on every address where the kernel has them */
 		if (o->probe_mode != LS_PROBE_KPROBE && fentry_ok &&
-		    t[i].in_btf)
+		    t[i].in_btf &&
+		    (n == 1 || !kprobe_ok || o->probe_mode == LS_PROBE_FENTRY))
 			t[i].mech = LS_MECH_FENTRY;
 		else if (o->probe_mode != LS_PROBE_FENTRY && kprobe_ok && n)
 			t[i].mech = LS_MECH_KPROBE;
