@@ -20,7 +20,7 @@
 #define LS_NAME_MAX 160	 /* display name of a lock */
 #define LS_FN_MAX 96	 /* caller function name, truncated */
 #define LS_ROW_CALLERS 4 /* callers kept per lock, most sampled first */
-#define LS_PROG_MAX 8	 /* BPF programs whose run-time stats are kept */
+#define LS_PROG_MAX 16	 /* BPF programs whose run-time stats are kept */
 
 struct ls_caller {
 	char fn[LS_FN_MAX];
