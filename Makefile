@@ -72,8 +72,16 @@ $(BUILD)/owner.bpf.o: bpf/owner.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h 
 $(BUILD)/owner.skel.h: $(BUILD)/owner.bpf.o
 	$(BPFTOOL) gen skeleton $< name owner_bpf > $@.tmp && mv $@.tmp $@
 
+# Hold times (--hold): a separate object too, loaded only when asked for.
+$(BUILD)/hold.bpf.o: bpf/hold.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/hold.skel.h: $(BUILD)/hold.bpf.o
+	$(BPFTOOL) gen skeleton $< name hold_bpf > $@.tmp && mv $@.tmp $@
+
 # The skeletons are generated: the collector's objects wait for them.
-$(COLLECT_OBJS): $(BUILD)/lockscope.skel.h $(BUILD)/owner.skel.h
+$(COLLECT_OBJS): $(BUILD)/lockscope.skel.h $(BUILD)/owner.skel.h \
+	$(BUILD)/hold.skel.h
 
 $(BUILD)/view/tui.o: CFLAGS += $(CURSES_CFLAGS)
 

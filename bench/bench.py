@@ -9,7 +9,8 @@ Phases (all by default; pick with --phases):
             interleaved over rounds with the order rotated each round;
             throughput of each as a ratio to no observer in the same round.
   cost      mean ns per BPF program run (BPF run-time stats, lockscope
-            --cost), and bpftrace's programs under the same stats.
+            --cost), with --hold too where its probes work, and
+            bpftrace's programs under the same stats.
   agent     the agent's CPU and RSS at a 1 s refresh with about 1k and
             10k distinct contended locks in its lock table.
   startup   time from exec to attached, and to the first frame of top.
@@ -214,6 +215,8 @@ def observer_configs(tmp):
         "lockscope -F 0": (top + ["-F", "0"], r"lockscope top -"),
         "lockscope --no-tracepoints": (top + ["--no-tracepoints"],
                                        r"lockscope top -"),
+        "lockscope --hold": ([LS, "hist", "--hold"],
+                             r"tracing lock contention"),
         "bpftrace": (["bpftrace", bt], r"Attaching"),
         "perf lock record": (["perf", "lock", "record", "-a", "-o",
                               os.path.join(tmp, "perf.data"), "--",
@@ -226,6 +229,8 @@ CONFIG_NOTES = {
     "lockscope": "lockscope top -b -i 1: tracepoints + cpu sampler (99 Hz)",
     "lockscope -F 0": "tracepoints only",
     "lockscope --no-tracepoints": "cpu sampler only",
+    "lockscope --hold": "lockscope hist --hold: all sources, plus hold "
+                        "times (probes on lock/unlock functions)",
     "bpftrace": "bpftrace: per-lock count and wait time, begin/end by tid",
     "perf lock record": "perf lock record -a (to a file in /tmp)",
 }
@@ -383,6 +388,17 @@ def phase_overhead(args, res, tmp):
                        "results": out}
 
 
+def hold_unavailable():
+    """Why --hold cannot work here (doctor's hold row), or None."""
+    out = subprocess.run([LS, "doctor"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True).stdout
+    for line in out.splitlines():
+        if line.startswith("hold (--hold) "):
+            f = line.split(None, 5)  # hold (--hold) MECH AVAIL ACTIVE WHY
+            return None if f[3] == "yes" else f[5]
+    return "lockscope doctor shows no hold row"
+
+
 def json_tail(text):
     i = text.find("\n{\n")
     i = 0 if text.startswith("{") else i + 1
@@ -406,11 +422,16 @@ def phase_cost(args, res, tmp):
     say("== cost: ns per BPF program run (BPF run-time stats), "
         "%d rounds per workload" % args.cost_rounds)
     out = {}
+    # --hold: the same runs with hold probes, their programs' keys prefixed
+    variants = [("", [])] + ([] if args.hold_why else [("--hold ",
+                                                         ["--hold"])])
     for w in args.workloads:
         argv = WORKLOADS[w][0](args.secs)
         per = {}
-        for _ in range(args.cost_rounds):
-            p = subprocess.run([LS, "hist", "--cost", "--json", "--"] + argv,
+        for _, (pre, opt) in ((r, v) for r in range(args.cost_rounds)
+                              for v in variants):
+            p = subprocess.run([LS, "hist", "--cost", "--json"] + opt +
+                               ["--"] + argv,
                                stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, text=True,
                                timeout=args.secs + 60)
@@ -419,16 +440,16 @@ def phase_cost(args, res, tmp):
             ns = sum(c["run_time_ns"] for c in d["cost"])
             for c in d["cost"]:
                 if c["run_cnt"]:
-                    per.setdefault(c["program"], []).append(
+                    per.setdefault(pre + c["program"], []).append(
                         (c["run_time_ns"] / c["run_cnt"], c["run_cnt"]))
-            per.setdefault("all programs", []).append(
+            per.setdefault(pre + "all programs", []).append(
                 (ns / cnt if cnt else 0, cnt))
         out[w] = {k: {"ns_per_run": summary([a for a, _ in v]),
                       "runs": summary([b for _, b in v])}
                   for k, v in per.items()}
         for k, v in out[w].items():
             s = v["ns_per_run"]
-            say("%-8s %-22s %7.0f ns/run (min %.0f, max %.0f), "
+            say("%-8s %-28s %7.0f ns/run (min %.0f, max %.0f), "
                 "%.0f runs/round" % (w, k, s["median"], s["min"], s["max"],
                                      v["runs"]["median"]))
     # bpftrace's own programs under the same stats, same workload
@@ -611,15 +632,21 @@ def main():
     if not os.path.exists("/sys/kernel/tracing/events/lock"):
         subprocess.run(["mount", "-t", "tracefs", "nodev",
                         "/sys/kernel/tracing"], stderr=subprocess.DEVNULL)
+    args.hold_why = hold_unavailable()
+    if args.hold_why and "lockscope --hold" in args.configs:
+        args.configs.remove("lockscope --hold")
     res = {"started": time.strftime("%Y-%m-%d %H:%M:%S"),
            "kernel": os.uname().release, "cpus": NCPU,
            "lockscope": LS,
            "git": subprocess.run(["git", "-C", ROOT, "describe", "--always",
                                   "--dirty"], stdout=subprocess.PIPE,
                                  text=True).stdout.strip(),
-           "argv": sys.argv}
+           "argv": sys.argv, "hold_skipped": args.hold_why}
     say("lockscope bench %s, kernel %s, %d CPUs, git %s" % (
         res["started"], res["kernel"], NCPU, res["git"]))
+    if args.hold_why:
+        say("lockscope --hold: skipped (overhead and cost): %s" %
+            args.hold_why)
     with tempfile.TemporaryDirectory(prefix="lsbench.") as tmp:
         for ph in args.phases.split(","):
             t = time.monotonic()

@@ -27,6 +27,7 @@ const volatile __u32 stack_every = LS_DEF_STACK_EVERY; /* 0: no stacks */
 const volatile __u32 n_spin_ranges = 0;
 const volatile struct ls_spin_range spin_ranges[LS_MAX_SPIN_RANGES] = {};
 const volatile __u32 probes_on = 0; /* a slow-path probe is attached */
+const volatile __u32 hold_on = 0;   /* --hold: fill hold_watch */
 
 /* Interval number, bumped by user space: scopes peak_waiters. */
 __u64 epoch = 0;
@@ -100,6 +101,16 @@ struct {
 	__type(key, struct ls_spin_key);
 	__type(value, __u64);
 } spin_callers SEC(".maps");
+
+/* --hold: locks seen contended, whose holds hold.bpf.c measures (key: lock
+ * address; value: enum ls_kind of the first entry).  Sized 1 without --hold.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LS_DEF_MAX_LOCKS);
+	__type(key, __u64);
+	__type(value, __u32);
+} hold_watch SEC(".maps");
 
 /* Template for new lock_stats entries: too big for the BPF stack. */
 struct {
@@ -240,6 +251,9 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 	init->peak_epoch = epoch;
 	init->known = known_lock(k->addr);
 	bpf_map_update_elem(&lock_stats, k, init, BPF_NOEXIST);
+	if (hold_on) /* full: its holds go unmeasured, as without --hold */
+		bpf_map_update_elem(&hold_watch, &k->addr, &k->kind,
+				    BPF_NOEXIST);
 	return bpf_map_lookup_elem(&lock_stats, k);
 }
 

@@ -114,6 +114,13 @@ enum ls_loss {
 	LS_LOSS_HOLDER_MAP_FULL, /* sampled tenure not kept by site:
 				  * holder_sites full (counted unsampled) */
 	LS_LOSS_IDENT_MAP_FULL,	 /* lock identity not kept: lock_ident full */
+	/* --hold: acquire dropped, LS_HOLD_DEPTH watched locks already held */
+	LS_LOSS_HOLD_DEPTH,
+	/* --hold: hold_tasks or hold_stats full */
+	LS_LOSS_HOLD_MAP_FULL,
+	/* --hold: release of a watched lock whose acquire was not seen (held
+	 * at start) */
+	LS_LOSS_HOLD_UNMATCHED,
 	LS_LOSS_MAX,
 };
 
@@ -132,6 +139,8 @@ enum ls_counter {
 	LS_CTR_OSQ_BAILOUTS,   /* ... that returned false */
 	LS_CTR_SLOW_CALLS,     /* slow-path calls seen by function probes */
 	LS_CTR_HOLDER_STACKS,  /* holder stacks taken at contention_end */
+	/* --hold: holds of watched locks measured */
+	LS_CTR_HOLDS,
 	LS_CTR_MAX,
 };
 
@@ -366,6 +375,53 @@ struct ls_lock_ident {
 	__u32 pad;
 };
 
+/* ---- hold times (--hold): probes on lock and unlock (bpf/hold.bpf.c) ---
+ *
+ * Separate object, loaded only with --hold.  The contention path adds each
+ * lock to hold_watch when its lock_stats entry is created (its first
+ * contention); the acquire/release probes ignore every other lock after
+ * one hash lookup.  A hold runs from the acquire function's return to the
+ * release function's entry, per task, in the mode the acquire gave.
+ */
+#define LS_HOLD_DEPTH 8 /* watched locks held at once by one task */
+
+enum ls_hold_mode {
+	LS_HOLD_EXCL = 0, /* mutex, rwsem writer: one holder at a time */
+	LS_HOLD_SHARED,	  /* rwsem reader: holds overlap */
+	LS_HOLD_MODES,
+};
+
+/* hold_stats key: one row per lock address and mode. */
+struct ls_hold_key {
+	__u64 addr;
+	__u32 mode; /* enum ls_hold_mode */
+	__u32 pad;
+};
+
+/* hold_stats value, updated with atomics.  Times in ns. */
+struct ls_hold_stats {
+	__u64 count;	/* completed holds */
+	__u64 total_ns; /* summed hold time */
+	__u64 max_ns;
+	__u64 hist[LS_HIST_SLOTS]; /* log2 histogram of hold times */
+};
+
+/* One hold in flight. */
+struct ls_held {
+	__u64 addr;
+	__u64 start_ns; /* acquire returned */
+	__u32 mode;	/* enum ls_hold_mode */
+	__u32 pad;
+};
+
+/* hold_tasks value (key: __u32 tid): watched locks the task holds. */
+struct ls_holds {
+	struct ls_held h[LS_HOLD_DEPTH];
+	__u64 pending;	    /* kprobe mode: lock of the open acquire call */
+	__u32 pending_mode; /* its mode */
+	__u32 n;	    /* entries of h[] in use */
+};
+
 /* ---- what must hold --------------------------------------------------- */
 
 /* Used as index masks (x & (N - 1)) to bound array accesses in BPF. */
@@ -389,6 +445,14 @@ _Static_assert(sizeof(struct ls_spin_key) == 8, "ls_spin_key layout");
 _Static_assert(sizeof(struct ls_owner_args) == 56, "ls_owner_args layout");
 _Static_assert(sizeof(struct ls_lock_ident) == LS_CACHE_NAME + 32,
 	       "ls_lock_ident layout");
+_Static_assert((LS_HOLD_DEPTH & (LS_HOLD_DEPTH - 1)) == 0,
+	       "LS_HOLD_DEPTH must be a power of two");
+_Static_assert(sizeof(struct ls_hold_key) == 16, "ls_hold_key layout");
+_Static_assert(sizeof(struct ls_hold_stats) == (3 + LS_HIST_SLOTS) * 8,
+	       "ls_hold_stats layout");
+_Static_assert(sizeof(struct ls_held) == 24, "ls_held layout");
+_Static_assert(sizeof(struct ls_holds) == 16 + LS_HOLD_DEPTH * 24,
+	       "ls_holds layout");
 _Static_assert(sizeof(struct ls_lock_stats) ==
 		       (23 + 4 * LS_HIST_SLOTS + 2 * LS_HOLDER_MAX + 7) * 8,
 	       "ls_lock_stats layout");

@@ -61,6 +61,43 @@ run_guest() { # run_guest FLAVOUR -> $out/FLAVOUR.log
 	fi
 }
 
+# hold_checks FLAVOUR LOG: --hold on the pipe mutex, by fentry (pipe-hold)
+# and by kprobe (pipe-kprobe).  One holder at a time: its summed hold time
+# fits in the run; every contended acquisition is also a hold, so there are
+# at least as many holds as contentions (fentry sees them all: the lock is
+# watched from its first contention on, before that acquire returns).
+hold_checks() {
+	local fl=$1 log=$2 sec pr n c tot dur hs mech lost
+	pr='[r for r in d["locks"] if "pipe" in r["name"] and "hold" in r]'
+	for sec in pipe-hold pipe-kprobe; do
+		mech=fentry
+		[ "$sec" = pipe-kprobe ] && mech=kprobe
+		n=$(pyjson "$log" "$sec" "sum(x['hold']['exclusive']['count'] for x in $pr)")
+		c=$(pyjson "$log" "$sec" "sum(x['contentions'] for x in $pr)")
+		tot=$(pyjson "$log" "$sec" "sum(x['hold']['exclusive']['total_ns'] for x in $pr)")
+		hs=$(pyjson "$log" "$sec" "sum(sum(x['hold']['exclusive']['hist_log2_ns']) for x in $pr)")
+		dur=$(pyjson "$log" "$sec" "int(d['duration_s'] * 1e9)")
+		if ! [ "${n:-0}" -gt 0 ] 2>/dev/null; then
+			fail "vm $fl: --hold ($mech): no holds of the pipe mutex: n='$n' $(section "$log" "$sec" | grep -m2 lockscope:)"
+			continue
+		fi
+		if [ "$tot" -le "$dur" ] && [ "$hs" -eq "$n" ]; then
+			pass "vm $fl: --hold ($mech): pipe mutex held ${tot}ns in $n holds, within the run's ${dur}ns; histogram sums to the count"
+		else
+			fail "vm $fl: --hold ($mech): pipe mutex held ${tot}ns (run ${dur}ns), $n holds, histogram $hs"
+		fi
+		[ "$mech" = fentry ] || continue
+		# short only of holds counted as lost (program runs the kernel
+		# skipped, hold losses)
+		lost=$(pyjson "$log" "$sec" "sum(v for k, v in d['losses'].items() if k.startswith('hold:') or k.startswith('skipped'))")
+		if [ $((n + lost)) -ge "$c" ]; then
+			pass "vm $fl: --hold: $n holds (+ $lost lost) >= $c contentions of the pipe mutex"
+		else
+			fail "vm $fl: --hold: $n holds (+ $lost lost) < $c contentions of the pipe mutex"
+		fi
+	done
+}
+
 # --- generic kernel --------------------------------------------------------
 if run_guest amd64; then
 	log=$out/amd64.log
@@ -77,6 +114,12 @@ if run_guest amd64; then
 		pass "vm amd64: __mutex_lock has no BTF entry: fentry on its three callers: $row"
 	else
 		fail "vm amd64: __mutex_lock: $row"
+	fi
+	row=$(grep '^hold (--hold) ' "$out/amd64.doctor.txt" | sed 's/  */ /g')
+	if [[ "$row" == "hold (--hold) fentry yes no off; --hold arms fentry/fexit on "* ]]; then
+		pass "vm amd64: doctor: --hold can work: $row"
+	else
+		fail "vm amd64: doctor hold row: '$row'"
 	fi
 	section "$log" doctor-kprobe >"$out/amd64.doctor-kprobe.txt"
 	n=$(grep -Ec '^probe .* kprobe +yes +yes ' "$out/amd64.doctor-kprobe.txt")
@@ -159,6 +202,7 @@ if run_guest amd64; then
 			esac
 		done < <(python3 "$vm/equivalence.py" "$log" $w "$k")
 	done
+	hold_checks amd64 "$log"
 	if grep -q '^LS-OUT-BEGIN netlink' "$log"; then
 		g='[r for r in d["locks"] if r["name"]=="genl_mutex"]'
 		n=$(pyjson "$log" netlink "sum(x['contentions'] for x in $g)")
@@ -195,4 +239,6 @@ if run_guest rt-amd64; then
 	else
 		fail "vm rt: no rt_mutex/rtlock contention: kinds $kinds"
 	fi
+	# the same lock functions wrap rt_mutexes here
+	hold_checks rt "$log"
 fi

@@ -54,7 +54,10 @@ echo "LS-OUT-END doctor-po"
 out kallsyms-locking grep -E ' (osq_lock|__mutex_lock[a-z_]*|rwsem_down_[a-z_]*|mutex_spin_on_owner|[a-z_]*queued_spin_lock_slowpath)(\.[a-z]+\.[0-9]+)*$' /proc/kallsyms
 out doctor-kprobe lockscope doctor --source kprobe
 out mmap lockscope hist --json -F 499 -- mmap_hammer 2 3
-out pipe-kprobe lockscope hist --json --source kprobe -F 0 -- pipe_hammer 2 2
+# --hold: fentry here (hold times against the same run's contentions), and
+# by kprobe in the run below that also checks the slow-path kprobes
+out pipe-hold lockscope hist --json --hold -F 0 -- pipe_hammer 2 2
+out pipe-kprobe lockscope hist --json --hold --source kprobe -F 0 -- pipe_hammer 2 2
 # the equivalence runs, where the probes can make rows (not on PREEMPT_RT)
 rows=0
 grep -Eq '^probe-only rows +raw_tp +yes +yes' /tmp/doctor-po.txt && rows=1

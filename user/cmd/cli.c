@@ -344,6 +344,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case LS_OPT_NO_TP:
 		p->o->col.no_tracepoints = 1;
 		return 0;
+	case LS_OPT_HOLD:
+		p->o->col.hold = 1;
+		return 0;
 	case LS_OPT_NO_COST:
 		p->o->no_cost = 1;
 		return 0;

@@ -170,6 +170,12 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  "kprobe or none",
 	  3},
 	 TRACING | DOCTOR},
+	{{"hold", LS_OPT_HOLD, NULL, 0,
+	  "hist, record: hold time of every acquisition of the contended "
+	  "mutexes and rwsems (probes on lock and unlock: needs fentry or "
+	  "kprobes)",
+	  3},
+	 HIST | RECORD},
 	{{"stack-every", LS_OPT_STACK_EVERY, "N", 0,
 	  "Sample a caller stack every Nth contention of a lock, the first "
 	  "included (default 256, 0: never)",

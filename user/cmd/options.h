@@ -30,6 +30,7 @@ enum ls_opt_key {
 	LS_OPT_MIN_SHARE,
 	LS_OPT_FORGET,
 	LS_OPT_FOLDED,
+	LS_OPT_HOLD,
 	LS_OPT_USAGE,
 	LS_OPT_BY,
 };

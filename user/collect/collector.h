@@ -32,8 +32,9 @@ struct ls_collector_opts {
 	int with_addr;	  /* put raw addresses in lock names */
 	int by_class;	  /* fold each lock class into one row (--by class) */
 	const struct ls_filter *fold_filter; /* applied before folding */
-	int verbose;			     /* libbpf debug output */
-	const char *kallsyms;		     /* path, default /proc/kallsyms */
+	int hold;    /* --hold: hold times of contended locks (hold.bpf.c) */
+	int verbose; /* libbpf debug output */
+	const char *kallsyms; /* path, default /proc/kallsyms */
 };
 
 /* Names of the functions whose samples count as spinning. */

@@ -52,7 +52,8 @@ struct ls_collector {
 	uint64_t epoch;
 	struct owner_bpf
 		*owner; /* owner reader (owner.bpf.c), loaded on first use */
-	int owner_err;	/* its load error (negative errno), once failed */
+	struct ls_hold *hold; /* --hold (hold.c), NULL without it */
+	int owner_err;	      /* its load error (negative errno), once failed */
 	/* forgetting idle locks: rows marked in this read, keys to delete */
 	uint8_t *idle;
 	size_t idle_cap;
@@ -133,5 +134,32 @@ void ls_probes_configure(struct ls_collector *c);
 int ls_probes_degrade(struct ls_collector *c, int err);
 void ls_probes_attach(struct ls_collector *c);
 void ls_probes_detach(struct ls_collector *c);
+/* Every entry of hash @map (keys @ksz, values @vsz bytes, at most those of
+ * lock_stats) through @fn, with batch lookups where the kernel has them
+ * (read.c); 0, -errno or @fn's error. */
+int ls_read_hash(struct ls_collector *c, struct bpf_map *map, size_t ksz,
+		 size_t vsz,
+		 int (*fn)(struct ls_collector *, const void *, const void *,
+			   void *),
+		 void *arg);
+/* kprobe PMU type and its retprobe config bit; type or -errno. */
+int ls_kprobe_pmu_type(int *retprobe_bit);
+/* A k(ret)probe of @prog on address @addr (clones share a name); NULL and
+ * errno on failure. */
+struct bpf_link *ls_kprobe_attach_addr(struct bpf_program *prog, int type,
+				       int ret_bit, int ret, uint64_t addr);
+
+/*
+ * --hold (hold.c).  ls_hold_plan fills the doctor row src[LS_SRC_HOLD]
+ * (whether --hold can work here, and why); ls_hold_start, after the main
+ * object is loaded, opens, loads and attaches hold.bpf.c sharing its maps:
+ * 0, or -errno with the row's reason set.  ls_hold_read joins hold_stats
+ * to the snapshot's rows (indexed).
+ */
+void ls_hold_plan(const struct ls_collector_opts *o, const struct ls_ksyms *ks,
+		  struct ls_source *s);
+int ls_hold_start(struct ls_collector *c);
+int ls_hold_read(struct ls_collector *c, struct ls_snapshot *s);
+void ls_hold_stop(struct ls_collector *c);
 
 #endif

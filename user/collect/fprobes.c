@@ -309,7 +309,7 @@ static void detach_one(struct ls_tgt_plan *p)
 	p->nlinks = 0;
 }
 
-static int kprobe_pmu_type(int *retprobe_bit)
+int ls_kprobe_pmu_type(int *retprobe_bit)
 {
 	char buf[64];
 	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
@@ -330,9 +330,8 @@ static int kprobe_pmu_type(int *retprobe_bit)
 	return type;
 }
 
-/* A k(ret)probe on an address: handles clones that share one name. */
-static struct bpf_link *attach_kprobe_addr(struct bpf_program *prog, int type,
-					   int ret_bit, int ret, uint64_t addr)
+struct bpf_link *ls_kprobe_attach_addr(struct bpf_program *prog, int type,
+				       int ret_bit, int ret, uint64_t addr)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -420,20 +419,20 @@ void ls_probes_attach(struct ls_collector *c)
 				err = errno;
 		} else if (p->mech == LS_MECH_KPROBE) {
 			if (type < 0)
-				type = kprobe_pmu_type(&ret_bit);
+				type = ls_kprobe_pmu_type(&ret_bit);
 			if (type < 0)
 				err = -type;
 			for (unsigned i = 0; type >= 0 && i < p->nsyms; i++) {
 				struct bpf_link *e, *x;
 
-				e = attach_kprobe_addr(pr.kp, type, ret_bit, 0,
-						       p->addr[i]);
+				e = ls_kprobe_attach_addr(pr.kp, type, ret_bit,
+							  0, p->addr[i]);
 				if (!e) {
 					err = errno;
 					continue;
 				}
-				x = attach_kprobe_addr(pr.kretp, type, ret_bit,
-						       1, p->addr[i]);
+				x = ls_kprobe_attach_addr(
+					pr.kretp, type, ret_bit, 1, p->addr[i]);
 				if (!x) {
 					err = errno;
 					bpf_link__destroy(e);

@@ -68,6 +68,9 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 				  o->sample_hz &&
 					  c->src[LS_SRC_SAMPLER].available);
 	bpf_map__set_max_entries(skel->maps.probe_state, o->max_tasks);
+	skel->rodata->hold_on = o->hold;
+	bpf_map__set_max_entries(skel->maps.hold_watch,
+				 o->hold ? o->max_locks : 1);
 	ls_probes_configure(c);
 	return 0;
 }
@@ -221,6 +224,22 @@ static int probes_honoured(const struct ls_collector *c, int attached)
 }
 
 /*
+ * --hold is a request: where its probes cannot work (@err: ls_hold_start's
+ * result, once tried), it fails in one line with a hint, like --source.
+ */
+static int hold_honoured(const struct ls_collector *c, int err)
+{
+	const struct ls_source *s = &c->src[LS_SRC_HOLD];
+
+	if (!c->o.hold || (s->available && !err))
+		return 1;
+	ls_fail("attach", "hold probes (--hold)", s->reason);
+	ls_hint("--hold needs fentry or kprobes on mutex_lock and friends; "
+		"'lockscope doctor' shows what this kernel allows");
+	return 0;
+}
+
+/*
  * Map sizes are preallocated in kernel memory at load: refuse, before
  * anything loads, sizes that would take more than LS_MAPMEM_SHARE percent
  * of MemAvailable (a kernel without that line is not checked).
@@ -228,7 +247,7 @@ static int probes_honoured(const struct ls_collector *c, int attached)
 static int sizes_fit(const struct ls_collector_opts *o)
 {
 	const struct ls_map_sizes m = {o->max_locks, o->max_tasks,
-				       o->max_callers, o->max_stacks};
+				       o->max_callers, o->max_stacks, o->hold};
 	int ncpus = libbpf_num_possible_cpus();
 	uint64_t avail;
 	char why[256];
@@ -285,7 +304,7 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	ls_names_init(c);
 	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt,
 			c->refused, sizeof(c->refused));
-	if (!probes_honoured(c, 0))
+	if (!probes_honoured(c, 0) || !hold_honoured(c, 0))
 		goto fail;
 	c->stack_caller = calloc(o->max_stacks, sizeof(*c->stack_caller));
 	c->stack_frames = calloc(o->max_stacks, sizeof(*c->stack_frames));
@@ -315,7 +334,7 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	attach_tracepoints(c);
 	attach_sampler(c);
 	ls_probes_attach(c);
-	if (!probes_honoured(c, 1))
+	if (!probes_honoured(c, 1) || !hold_honoured(c, ls_hold_start(c)))
 		goto fail;
 	if (!any_active(c)) {
 		ls_fail("attach", "any source", "no source could be started");
@@ -346,6 +365,7 @@ void ls_collector_stop(struct ls_collector *c)
 	for (int i = 0; i < 2; i++)
 		bpf_link__destroy(c->tp_links[i]);
 	ls_probes_detach(c);
+	ls_hold_stop(c);
 	if (c->perf_links)
 		for (int cpu = 0; cpu < c->ncpus_possible; cpu++)
 			bpf_link__destroy(c->perf_links[cpu]);

@@ -130,6 +130,7 @@ void ls_plan_sources(const struct ls_collector_opts *o,
 	ls_probes_plan(o, ks, src, tgt, refused, len);
 	plan_rows(o, src);
 	plan_qspin(ks, &src[LS_SRC_QSPIN]);
+	ls_hold_plan(o, ks, &src[LS_SRC_HOLD]);
 }
 
 void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src)

@@ -338,6 +338,9 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 				(uint64_t)ts.tv_nsec;
 	}
 	read_prog_stats(c, s);
+	err = ls_hold_read(c, s);
+	if (err)
+		return err;
 	if (c->o.by_class) {
 		if (c->o.fold_filter)
 			ls_snap_filter(s, c->o.fold_filter);

@@ -44,6 +44,33 @@ void ls_json_identity(struct json_object *o, const struct ls_row *r)
 				       json_object_new_string(known));
 }
 
+/* --hold: "hold": {"exclusive": {...}, "shared": {...}}, the modes held;
+ * absent without holds (or without --hold). */
+static void hold_json(struct json_object *o, const struct ls_row *r)
+{
+	struct json_object *h = NULL;
+
+	for (unsigned m = 0; m < LS_HOLD_MODES; m++) {
+		const struct ls_hold_stats *st = &r->hold[m];
+		struct json_object *x;
+
+		if (!st->count)
+			continue;
+		if (!h)
+			h = json_object_new_object();
+		x = json_object_new_object();
+		add_u64(x, "count", st->count);
+		add_u64(x, "total_ns", st->total_ns);
+		add_u64(x, "avg_ns", ls_hold_avg_ns(st));
+		add_u64(x, "max_ns", st->max_ns);
+		add_u64(x, "p99_ns", ls_hold_pct_ns(st, 99));
+		json_object_object_add(x, "hist_log2_ns", hist_json(st->hist));
+		json_object_object_add(h, ls_hold_mode_name(m), x);
+	}
+	if (h)
+		json_object_object_add(o, "hold", h);
+}
+
 /* One lock row as a JSON object (name, kind, stats, histograms, callers). */
 static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 {
@@ -101,6 +128,7 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	}
 	json_object_object_add(o, "callers", callers);
 	json_object_object_add(o, "holder", ls_holders_to_json(r));
+	hold_json(o, r);
 	return o;
 }
 

@@ -142,6 +142,7 @@ static struct json_object *options_json(const struct ls_rec_meta *m)
 			       json_object_new_int64(c->max_tasks));
 	json_object_object_add(o, "addresses",
 			       json_object_new_boolean(c->with_addr));
+	json_object_object_add(o, "hold", json_object_new_boolean(c->hold));
 	json_object_object_add(o, "lock_filter",
 			       f && f->name ? json_object_new_string(f->name)
 					    : NULL);

@@ -97,6 +97,15 @@ static void interval_extrema(struct ls_row *r, const struct ls_row *p,
 	}
 }
 
+/* --hold: did @c (@p: the same lock before, or NULL) measure new holds? */
+static int holds_changed(const struct ls_row *c, const struct ls_row *p)
+{
+	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
+		if (c->hold[m].count != (p ? p->hold[m].count : 0))
+			return 1;
+	return 0;
+}
+
 int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		  struct ls_snapshot *out)
 {
@@ -154,11 +163,12 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		if (p && c->st.begins == p->st.begins &&
 		    c->st.contentions == p->st.contentions &&
 		    c->st.waiters <= 0 && c->st.osq_calls == p->st.osq_calls &&
-		    c->st.slow_calls == p->st.slow_calls)
+		    c->st.slow_calls == p->st.slow_calls &&
+		    !holds_changed(c, p))
 			continue;
 		stats_delta(&c->st, p ? &p->st : NULL, &d);
 		if (!d.contentions && !d.begins && d.waiters <= 0 &&
-		    !d.osq_calls && !d.slow_calls)
+		    !d.osq_calls && !d.slow_calls && !holds_changed(c, p))
 			continue;
 		/* callers keep their cumulative shares: they are sampled;
 		 * the wait time of the sampled waits is a counter */
@@ -166,6 +176,9 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		out->rows[keep].caller_wait_ns =
 			sub(c->caller_wait_ns, p ? p->caller_wait_ns : 0);
 		interval_extrema(&out->rows[keep], p, cur->epoch, &d);
+		for (unsigned m = 0; m < LS_HOLD_MODES; m++)
+			ls_hold_delta(&c->hold[m], p ? &p->hold[m] : NULL,
+				      &out->rows[keep].hold[m]);
 		out->rows[keep++].st = d;
 	}
 	out->nrows = keep;

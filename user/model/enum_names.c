@@ -70,6 +70,9 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_RECURSION] = "skipped by kernel (nested)",
 	[LS_LOSS_HOLDER_MAP_FULL] = "holder map full",
 	[LS_LOSS_IDENT_MAP_FULL] = "name map full",
+	[LS_LOSS_HOLD_DEPTH] = "hold: too many held",
+	[LS_LOSS_HOLD_MAP_FULL] = "hold: map full",
+	[LS_LOSS_HOLD_UNMATCHED] = "hold: release without acquire",
 };
 
 const char *ls_loss_name(unsigned loss)
@@ -90,6 +93,7 @@ static const char *const ctr_names[LS_CTR_MAX] = {
 	[LS_CTR_OSQ_BAILOUTS] = "osq_lock bail-outs",
 	[LS_CTR_SLOW_CALLS] = "slow-path calls",
 	[LS_CTR_HOLDER_STACKS] = "holder stacks",
+	[LS_CTR_HOLDS] = "holds measured",
 };
 
 const char *ls_ctr_name(unsigned ctr)

@@ -80,6 +80,14 @@ static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		  ls_mapmem_hash(m->callers, sizeof(struct ls_holder_key),
 				 sizeof(struct ls_holder_val), ncpus);
 	cost[3] = ls_mapmem_stack(m->stacks, LS_STACK_DEPTH * sizeof(__u64));
+	if (m->hold) { /* hold_watch, hold_stats; hold_tasks */
+		cost[0] += ls_mapmem_hash(m->locks, sizeof(__u64),
+					  sizeof(__u32), ncpus) +
+			   ls_mapmem_hash(m->locks, sizeof(struct ls_hold_key),
+					  sizeof(struct ls_hold_stats), ncpus);
+		cost[1] += ls_mapmem_hash(m->tasks, sizeof(__u32),
+					  sizeof(struct ls_holds), ncpus);
+	}
 }
 
 uint64_t ls_mapmem_need(const struct ls_map_sizes *m, unsigned ncpus)

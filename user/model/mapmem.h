@@ -9,6 +9,7 @@
 /* The sizes the options choose (--max-locks, --max-tasks, ...). */
 struct ls_map_sizes {
 	uint32_t locks, tasks, callers, stacks;
+	int hold; /* --hold: its maps too (locks and tasks sized) */
 };
 
 /* Maps may take at most this share of MemAvailable, in percent. */

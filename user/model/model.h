@@ -21,7 +21,7 @@
 #define LS_NAME_MAX 160	 /* display name of a lock */
 #define LS_FN_MAX 96	 /* caller function name, truncated */
 #define LS_ROW_CALLERS 4 /* callers kept per lock, most sampled first */
-#define LS_PROG_MAX 8	 /* BPF programs whose run-time stats are kept */
+#define LS_PROG_MAX 16	 /* BPF programs whose run-time stats are kept */
 #define LS_ROW_HOLDERS 3 /* holder sites, pairs and tids kept per lock */
 
 struct ls_caller {
@@ -69,6 +69,9 @@ struct ls_row {
 	unsigned origin;    /* enum ls_origin */
 	unsigned pcpu;	    /* per-CPU data: 1 + its CPU; 0 otherwise */
 	unsigned instances; /* locks this row stands for (--by class); 0: 1 */
+	/* --hold: hold times of the lock at this address (every row of it),
+	 * by enum ls_hold_mode; zero without --hold */
+	struct ls_hold_stats hold[LS_HOLD_MODES];
 };
 
 /* A task waiting on a sleeping lock now (from the BPF task_state map). */
@@ -233,6 +236,22 @@ const char *ls_known_class(unsigned known);
  * case, every run of other characters one '_', none at either end
  * ("skipped by kernel (nested)" -> "skipped_by_kernel_nested"). */
 const char *ls_name_key(char *buf, size_t len, const char *name);
+
+/* ---- hold times, --hold (hold.c) ------------------------------------- */
+/* Put @st (the lock @k->addr held in mode @k->mode) into every row of that
+ * address, whatever its kind; returns the rows it went to.  Call after
+ * ls_snap_index(). */
+size_t ls_snap_add_hold(struct ls_snapshot *s, const struct ls_hold_key *k,
+			const struct ls_hold_stats *st);
+/* @out = @cur minus @prev (NULL: @cur); the max since start stays. */
+void ls_hold_delta(const struct ls_hold_stats *cur,
+		   const struct ls_hold_stats *prev, struct ls_hold_stats *out);
+uint64_t ls_hold_avg_ns(const struct ls_hold_stats *st); /* 0: no holds */
+/* Upper bound in ns of the @pct percentile (0 < pct <= 100) of the hold
+ * times, from the histogram: the top of the slot it falls in, never above
+ * max_ns; 0 without holds. */
+uint64_t ls_hold_pct_ns(const struct ls_hold_stats *st, double pct);
+const char *ls_hold_mode_name(unsigned mode); /* "exclusive", "shared" */
 
 /* ---- owner words (owner.c) -------------------------------------------- */
 /* Decide who holds a lock of @kind from its owner and count words (as read

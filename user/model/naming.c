@@ -51,8 +51,8 @@ static const char *const lock_prefixes[] = {
 	"perf_trace_",
 	"bpf_prog_",
 	"__bpf_prog_",
-	"ftrace_trampoline", /* fexit: the probed function returns into it */
-	"bpf_trampoline_",
+	"bpf_trampoline_",   /* fentry/fexit on a lock function (--hold) */
+	"ftrace_trampoline", /* ... and its ftrace glue */
 	"mmap_read_lock",
 	"mmap_write_lock",
 	"__mmap_lock",

@@ -17,6 +17,7 @@ enum ls_source_id {
 	 * tracepoints are off; sched_switch marks the end of spinning */
 	LS_SRC_ROWS = LS_SRC_PROBE_END,
 	LS_SRC_QSPIN, /* queued spinlock slow path: found, never probed */
+	LS_SRC_HOLD,  /* --hold: lock/unlock probes */
 	LS_SRC_MAX,
 };
 

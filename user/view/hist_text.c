@@ -22,6 +22,12 @@ static void range_str(char *buf, size_t len, unsigned i)
 void ls_hist_print(FILE *f, const char *la, const __u64 *a, const char *lb,
 		   const __u64 *b, int width)
 {
+	ls_hist_print_of(f, "wait", la, a, lb, b, width);
+}
+
+void ls_hist_print_of(FILE *f, const char *what, const char *la, const __u64 *a,
+		      const char *lb, const __u64 *b, int width)
+{
 	int first = -1, last = -1;
 	uint64_t max = 0;
 	char r[40];
@@ -43,14 +49,14 @@ void ls_hist_print(FILE *f, const char *la, const __u64 *a, const char *lb,
 			max = v;
 	}
 	if (first < 0) {
-		fprintf(f, "    (no waits)\n");
+		fprintf(f, "    (no %ss)\n", what);
 		return;
 	}
 	if (b)
-		fprintf(f, "    %-20s %10s %10s  |%-*s|\n", "wait", la, lb,
-			width, "spin=#  sleep=.");
+		fprintf(f, "    %-20s %10s %10s  |%-*s|\n", what, la, lb, width,
+			"spin=#  sleep=.");
 	else
-		fprintf(f, "    %-20s %10s  |%-*s|\n", "wait", la, width, "");
+		fprintf(f, "    %-20s %10s  |%-*s|\n", what, la, width, "");
 	for (int i = first; i <= last; i++) {
 		int na = (int)((double)a[i] * width / (double)max + 0.5);
 		int nb =

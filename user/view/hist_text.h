@@ -14,5 +14,8 @@
 #define LS_HIST_BAR_MAX 200
 void ls_hist_print(FILE *f, const char *la, const __u64 *a, const char *lb,
 		   const __u64 *b, int width);
+/* The same with @what ("hold") instead of "wait" in the header. */
+void ls_hist_print_of(FILE *f, const char *what, const char *la, const __u64 *a,
+		      const char *lb, const __u64 *b, int width);
 
 #endif

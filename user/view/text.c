@@ -6,6 +6,7 @@
 #include "view/fmt.h"
 #include "view/hist_text.h"
 #include "view/holders_text.h"
+#include "view/hold_text.h"
 #include "view/text.h"
 
 void ls_print_losses(FILE *f, const struct ls_snapshot *s)
@@ -178,6 +179,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 			ls_hist_print(f, "sleep", r->st.hist_sleep, NULL, NULL,
 				      30);
 		ls_print_holders(f, r, 30);
+		ls_print_hold(f, r);
 	}
 	if (shown < s->nrows)
 		fprintf(f, "\n(%zu more locks not shown; -n to show more)\n",

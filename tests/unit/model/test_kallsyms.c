@@ -256,6 +256,10 @@ static void callers(void **state)
 	assert_true(ls_is_lock_fn_name("_raw_spin_lock_irqsave"));
 	assert_true(ls_is_lock_fn_name("rwsem_down_write_slowpath"));
 	assert_false(ls_is_lock_fn_name("genl_rcv_msg"));
+	/* fexit on mutex_lock (--hold) puts a trampoline between the lock
+	 * function and its caller */
+	assert_true(ls_is_lock_fn_name("bpf_trampoline_6442503930"));
+	assert_true(ls_is_lock_fn_name("ftrace_trampoline"));
 	ls_ksyms_free(&ks);
 }
 

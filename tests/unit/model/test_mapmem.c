@@ -16,7 +16,7 @@
 
 static const struct ls_map_sizes defaults = {LS_DEF_MAX_LOCKS, LS_DEF_MAX_TASKS,
 					     LS_DEF_MAX_CALLERS,
-					     LS_DEF_MAX_STACKS};
+					     LS_DEF_MAX_STACKS, 0};
 
 /* The kernel's formulas worked by hand for small maps. */
 static void map_formulas(void **state)
@@ -76,6 +76,21 @@ static void defaults_fit(void **state)
 	assert_string_equal(why, "");
 	/* more CPUs cost more: spare elements and per-CPU arrays */
 	assert_true(ls_mapmem_need(&defaults, 64) > need);
+	/* --hold adds hold_watch and hold_stats per lock, hold_tasks per task
+	 */
+	{
+		struct ls_map_sizes h = defaults;
+
+		h.hold = 1;
+		assert_int_equal(
+			ls_mapmem_need(&h, 2) - need,
+			ls_mapmem_hash(LS_DEF_MAX_LOCKS, 8, 4, 2) +
+				ls_mapmem_hash(LS_DEF_MAX_LOCKS, 16,
+					       sizeof(struct ls_hold_stats),
+					       2) +
+				ls_mapmem_hash(LS_DEF_MAX_TASKS, 4,
+					       sizeof(struct ls_holds), 2));
+	}
 }
 
 static void too_big_is_named(void **state)
