@@ -1,14 +1,33 @@
 # lockscope - live kernel lock contention observer
-ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+# ARCH names the BTF header (vmlinux/$(ARCH)) and the target.  Another
+# ARCH than the host's cross-builds with Debian's multiarch toolchain
+# (CROSS_COMPILE, libraries from /usr/lib/<triplet>) into build-$(ARCH)/;
+# CROSS_COMPILE=aarch64-linux-gnu- alone implies ARCH=arm64.
+triplet_arch = $(if $(filter aarch64-%,$(1)),arm64,$(if $(filter x86_64-%,$(1)),x86,))
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH ?= $(or $(call triplet_arch,$(CROSS_COMPILE)),$(HOST_ARCH))
+TRIPLET_x86 := x86_64-linux-gnu
+TRIPLET_arm64 := aarch64-linux-gnu
 CLANG ?= clang
 BPFTOOL ?= bpftool
-CC ?= gcc
+PKG_CONFIG ?= pkg-config
+ifeq ($(ARCH),$(HOST_ARCH))
+BUILD := build
+LOCKSCOPE := lockscope
+else
+CROSS_COMPILE ?= $(TRIPLET_$(ARCH))-
+BUILD := build-$(ARCH)
+LOCKSCOPE := $(BUILD)/lockscope
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET_$(ARCH))/pkgconfig:/usr/share/pkgconfig $(PKG_CONFIG)
+endif
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
-BUILD := build
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -D_GNU_SOURCE -I$(BUILD) -Ibpf -Iuser
@@ -19,8 +38,8 @@ CFLAGS += -Werror
 endif
 DEPFLAGS = -MMD -MP
 LDLIBS := -lbpf -lelf -lz -ljson-c -lm -lmicrohttpd -lcap-ng -lpthread
-CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
-CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
 
@@ -45,7 +64,7 @@ WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/lock_spread
 	tests-build check-format format install \
 	uninstall fuzz fuzz-build bench soak
 
-all: lockscope
+all: $(LOCKSCOPE)
 
 # Only the architectures whose vmlinux.h ships can build the BPF objects.
 ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
@@ -79,7 +98,7 @@ $(BUILD)/%.o: user/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-lockscope: $(MODEL_OBJS) $(AGENT_OBJS)
+$(LOCKSCOPE): $(MODEL_OBJS) $(AGENT_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CURSES_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
@@ -150,17 +169,10 @@ test: tests-build
 	tests/run.sh all
 
 # Binary, man page and systemd unit; PREFIX and DESTDIR as usual.
-install: lockscope
-
-# Only the architectures whose vmlinux.h ships can build the BPF objects.
-ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
-ifeq ($(filter clean format check-format test-static,$(MAKECMDGOALS)),)
-$(error lockscope: failed to find vmlinux/$(ARCH)/vmlinux.h: no BTF header ships for ARCH=$(ARCH) (shipped: $(notdir $(wildcard vmlinux/*))); generate one with scripts/gen-vmlinux.sh)
-endif
-endif
+install: $(LOCKSCOPE)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)
-	install -m 0755 lockscope $(DESTDIR)$(SBINDIR)/lockscope
+	install -m 0755 $(LOCKSCOPE) $(DESTDIR)$(SBINDIR)/lockscope
 	install -m 0644 man/lockscope.8 $(DESTDIR)$(MANDIR)/man8/lockscope.8
 	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/lockscope.service.in \
 		> $(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service.tmp
@@ -184,6 +196,6 @@ check-format:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf $(BUILD) lockscope
+	rm -rf $(BUILD) $(LOCKSCOPE)
 
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/fuzz/*/*.d)

@@ -148,11 +148,15 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 		if (o->probe_mode != LS_PROBE_FENTRY && kprobe_ok) {
 			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
-				 "kprobe/kretprobe on %s%s", s->symbols,
+				 "kprobe/kretprobe on %s%s%.120s%s", s->symbols,
 				 o->probe_mode == LS_PROBE_KPROBE
-					 ? " (--source kprobe)"
-				 : !p->in_btf ? " (not in BTF: no fentry)"
-					      : " (fentry refused)");
+					 ? " (--source kprobe"
+				 : !p->in_btf ? " (not in BTF: no fentry"
+					      : " (fentry refused: ",
+				 o->probe_mode != LS_PROBE_KPROBE && p->in_btf
+					 ? fentry_why
+					 : "",
+				 ")");
 			continue;
 		}
 		{
