@@ -33,7 +33,7 @@ static const char *why_errno(int err)
 		return "ENOTSUP: not supported by this kernel";
 	case LS_ENOTSUPP:
 		return "ENOTSUPP: no BPF trampoline for kernel functions "
-		       "(arm64 before 6.4)";
+		       "(no ftrace direct calls: arm64 before 6.4)";
 	default:
 		return strerror(err);
 	}
@@ -68,8 +68,9 @@ enum ls_mech ls_probe_tracepoints(struct ls_source *s)
 
 /*
  * Load a trivial fentry program on @func and attach it for an instant: the
- * kernel's verdict on fentry.  Loading alone is not enough: arm64 kernels
- * before 6.4 load fentry programs and refuse to attach them (ENOTSUPP).
+ * kernel's verdict on fentry.  Loading alone is not enough: a kernel
+ * without ftrace direct calls (arm64 before 6.4, commit 2aa6ac03516d)
+ * loads fentry programs and refuses to attach them (ENOTSUPP).
  */
 int ls_probe_fentry(const char *func, char *why, size_t len)
 {
