@@ -92,12 +92,15 @@ def sources_table(runs):
             "no (`<kind>@<caller>`)"))
 
 
-def mmap_w(r):
-    return r["name"] == "mmap_lock" and r["kind"] == "rwsem:W"
+SLEEPING_MUTEX = ("mutex", "rt_mutex")  # rt_mutex: PREEMPT_RT's mutexes
+
+
+def mmap_w(r):  # rwsem:W, or rtlock:W where rwsems are rt_mutex based
+    return r["name"] == "mmap_lock" and r["kind"].endswith(":W")
 
 
 def pipe_m(r):
-    return r["kind"] == "mutex" and "pipe" in r["name"]
+    return r["kind"] in SLEEPING_MUTEX and "pipe" in r["name"]
 
 
 def columns_table(runs):
@@ -109,21 +112,21 @@ def columns_table(runs):
         mm, pp = hist(text, "mmap"), hist(text, "pipe")
         w, p = pick(mm, mmap_w), pick(pp, pipe_m)
         wc = total(w, "contentions")
-        a = "%d, %s / %s" % (wc, ms(total(w, "spin_ns")),
-                             ms(total(w, "sleep_ns"))) if wc else "none"
+        a = "%s %d, %s / %s" % (w[0]["kind"], wc, ms(total(w, "spin_ns")),
+                                ms(total(w, "sleep_ns"))) if wc else "none"
         oc = total(w, "osq_calls")
         o = "%d calls, %s" % (oc, ms(total(w, "osq_ns"))) if oc else "—"
         sc = total(w, "slow_path_calls")
         ws = "%s over %d calls" % (ms(total(w, "slow_path_untraced_ns")),
                                    sc) if sc else "—"
         pc = total(p, "contentions")
-        ps = "`%s`, %d, %s" % (p[0]["name"], pc, total(
+        ps = "`%s` (%s), %d, %s" % (p[0]["name"], p[0]["kind"], pc, total(
             p, "slow_path_calls") or "—") if p else "none"
         nl = hist(text, "netlink")
         if nl is None:
             g = "not run"
         else:
-            top = max(pick(nl, lambda r: r["kind"] in ("mutex", "rt_mutex")),
+            top = max(pick(nl, lambda r: r["kind"] in SLEEPING_MUTEX),
                       key=lambda r: r["contentions"], default=None)
             g = "`%s`" % top["name"] if top else "none"
         pn, mn = hist(text, "pipe-notp"), hist(text, "mmap-notp")
@@ -133,11 +136,11 @@ def columns_table(runs):
             po = "fails: %s" % (section(text, "pipe-notp").strip()
                                 .splitlines() or ["no output"])[0]
         else:
-            pm = [r for r in pn["locks"] if r["kind"] == "mutex"]
+            pm = pick(pn, lambda r: r["kind"] in SLEEPING_MUTEX)
             pm.sort(key=lambda r: -r.get("slow_path_calls", 0))
-            wm = pick(mn, lambda r: r["kind"] == "rwsem:W")
+            wm = pick(mn, lambda r: r["kind"].endswith(":W"))
             wm.sort(key=lambda r: -r.get("slow_path_calls", 0))
-            po = "pipe mutex: %s; rwsem:W: %s" % (
+            po = "pipe mutex: %s; mmap writer: %s" % (
                 "`%s` %d contentions, %d slow-path calls" % (
                     pm[0]["name"], pm[0]["contentions"],
                     pm[0].get("slow_path_calls", 0)) if pm else "no row",

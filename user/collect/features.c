@@ -32,8 +32,8 @@ static const char *why_errno(int err)
 	case ENOTSUP:
 		return "ENOTSUP: not supported by this kernel";
 	case LS_ENOTSUPP:
-		return "ENOTSUPP: no BPF trampoline for kernel functions "
-		       "(no ftrace direct calls: arm64 before 6.4)";
+		return "ENOTSUPP: no BPF trampoline (no ftrace direct calls; "
+		       "arm64 before 6.4)";
 	default:
 		return strerror(err);
 	}

@@ -148,7 +148,7 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 		if (o->probe_mode != LS_PROBE_FENTRY && kprobe_ok) {
 			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
-				 "kprobe/kretprobe on %s%s%.120s%s", s->symbols,
+				 "kprobe/kretprobe on %s%s%.150s%s", s->symbols,
 				 o->probe_mode == LS_PROBE_KPROBE
 					 ? " (--source kprobe"
 				 : !p->in_btf ? " (not in BTF: no fentry"
