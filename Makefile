@@ -58,7 +58,8 @@ COLLECT_OBJS := $(filter $(BUILD)/collect/%,$(AGENT_OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/lock_spread
+WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/genl_hammer \
+	$(BUILD)/lock_spread
 
 .PHONY: all clean test test-unit test-static test-integration test-vm \
 	test-vm-arm64 guest-arm64 \
@@ -117,7 +118,7 @@ $(BUILD)/lock_spread: tests/workloads/lock_spread.c | $(BUILD)
 # compiler the suite skips the arm64 guest, saying why.
 ARM64_CC := $(if $(filter arm64,$(HOST_ARCH)),$(CC),$(TRIPLET_arm64)-gcc)
 GUEST_ARM64 := build-arm64/lockscope build-arm64/pipe_hammer \
-	build-arm64/mmap_hammer
+	build-arm64/mmap_hammer build-arm64/genl_hammer
 GUEST_ARM64_IF_CC := $(if $(shell command -v $(ARM64_CC)),guest-arm64)
 
 guest-arm64:

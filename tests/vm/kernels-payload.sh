@@ -18,5 +18,7 @@ out mmap-notp lockscope hist --json --no-tracepoints -F 0 -- mmap_hammer 2 3
 out pipe-notp lockscope hist --json --no-tracepoints -F 0 -- pipe_hammer 2 2
 if command -v stress-ng >/dev/null; then
 	out netlink lockscope hist --json -F 0 -- stress-ng --netlink-task 2 -t 3s
+elif command -v genl_hammer >/dev/null; then # the same genl_mutex
+	out netlink lockscope hist --json -F 0 -- genl_hammer 2 3
 fi
 exit 0

@@ -27,7 +27,7 @@ for fl in "$@"; do
 		bb=$("$vm/fetch-deb.sh" busybox-static:arm64) || die "fetch the arm64 busybox"
 		LS_VM_ARCH=arm64 LS_VM_BUSYBOX=$bb/bin/busybox "$vm/mkinitrd.sh" \
 			"$out/$fl.gz" "$vm/kernels-payload.sh" "$b/lockscope" \
-			"$b/pipe_hammer" "$b/mmap_hammer" >/dev/null
+			"$b/pipe_hammer" "$b/mmap_hammer" "$b/genl_hammer" >/dev/null
 		LS_VM_ARCH=arm64 "$vm/boot.sh" "$k" "$out/$fl.gz" 600 >"$log" ||
 			die "run the arm64 guest: see $log"
 		;;
