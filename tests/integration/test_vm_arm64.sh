@@ -4,8 +4,7 @@
 # doctor's choice of mechanism per probe (fentry where the kernel attaches
 # it, kprobes otherwise), probe and tracepoint numbers on the right, named
 # locks under the workloads (genl_hammer standing in for stress-ng), and a
-# clean kernel log.  About a minute of
-# emulation (the guest runs ~60 s).
+# clean kernel log.  About 70 s of emulation.
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
 . "$vm/lib.sh" # section, pyjson
