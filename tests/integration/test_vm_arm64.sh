@@ -76,6 +76,13 @@ if [[ "$row" == *"kprobe yes yes"*"__mutex_lock."* ]]; then
 else
 	fail "vm arm64: __mutex_lock: $row"
 fi
+# doctor's columns on this kernel: every group, from its kprobe or source
+c=$(grep -Ec '^  .* from (tracepoints \(tp_btf\)|cpu sampler \(perf_event\)|probe [a-z_]+ \((kprobe|fentry)\))$' "$out/arm64.doctor.txt")
+if [ "$c" -eq 6 ]; then
+	pass "vm arm64: doctor: all 6 column groups given: $(grep -E '^  osq time' "$out/arm64.doctor.txt" | sed 's/  */ /g')"
+else
+	fail "vm arm64: doctor: $c of 6 column groups given: $(sed -n '/^columns on this kernel/,/^$/p' "$out/arm64.doctor.txt")"
+fi
 if grep -q '^libbpf: ' "$out/arm64.doctor.txt"; then
 	fail "vm arm64: doctor printed libbpf errors: $(grep -m1 '^libbpf: ' "$out/arm64.doctor.txt")"
 else

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "cmd/commands.h"
+#include "model/columns.h"
 #include "model/kallsyms.h"
 #include "util/caps.h"
 #include "util/log.h"
@@ -54,6 +55,8 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		}
 	}
 	ls_sources_print(stdout, src, LS_SRC_MAX);
+	putchar('\n');
+	ls_columns_print(stdout, src);
 	for (int i = 0; i < LS_SRC_MAX; i++)
 		any |= src[i].available;
 
