@@ -1,15 +1,36 @@
 # lockscope - live kernel lock contention observer
-ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+# ARCH names the BTF header (vmlinux/$(ARCH)) and the target.  Another
+# ARCH than the host's cross-builds with Debian's multiarch toolchain
+# (CROSS_COMPILE, libraries from /usr/lib/<triplet>) into build-$(ARCH)/;
+# CROSS_COMPILE=aarch64-linux-gnu- alone implies ARCH=arm64.
+triplet_arch = $(if $(filter aarch64-%,$(1)),arm64,$(if $(filter x86_64-%,$(1)),x86,))
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH ?= $(or $(call triplet_arch,$(CROSS_COMPILE)),$(HOST_ARCH))
+TRIPLET_x86 := x86_64-linux-gnu
+TRIPLET_arm64 := aarch64-linux-gnu
 CLANG ?= clang
 BPFTOOL ?= bpftool
-CC ?= gcc
+PKG_CONFIG ?= pkg-config
+ifeq ($(ARCH),$(HOST_ARCH))
+BUILD := build
+LOCKSCOPE := lockscope
+COMPLETION := $(BUILD)/lockscope.bash
+else
+CROSS_COMPILE ?= $(TRIPLET_$(ARCH))-
+BUILD := build-$(ARCH)
+LOCKSCOPE := $(BUILD)/lockscope
+COMPLETION :=
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET_$(ARCH))/pkgconfig:/usr/share/pkgconfig $(PKG_CONFIG)
+endif
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-BUILD := build
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -D_GNU_SOURCE -I$(BUILD) -Ibpf -Iuser
@@ -20,8 +41,8 @@ CFLAGS += -Werror
 endif
 DEPFLAGS = -MMD -MP
 LDLIBS := -lbpf -lelf -lz -ljson-c -lm -lmicrohttpd -lcap-ng -lpthread
-CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
-CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
 
@@ -40,14 +61,15 @@ COLLECT_OBJS := $(filter $(BUILD)/collect/%,$(AGENT_OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/lock_spread \
-	$(BUILD)/holder_hammer
+WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/genl_hammer \
+	$(BUILD)/lock_spread $(BUILD)/holder_hammer
 
 .PHONY: all clean test test-unit test-static test-integration test-vm \
+	test-vm-arm64 guest-arm64 \
 	tests-build check-format format install \
 	uninstall fuzz fuzz-build bench soak
 
-all: lockscope $(BUILD)/lockscope.bash
+all: $(LOCKSCOPE) $(COMPLETION)
 
 # Only the architectures whose vmlinux.h ships can build the BPF objects.
 ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
@@ -89,11 +111,12 @@ $(BUILD)/%.o: user/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-lockscope: $(MODEL_OBJS) $(AGENT_OBJS)
+$(LOCKSCOPE): $(MODEL_OBJS) $(AGENT_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CURSES_LIBS)
 
 # Bash completion of commands and options, made from lockscope's own help
-# (the options table), so it cannot fall behind it.
+# (the options table), so it cannot fall behind it (native builds only: it
+# runs the binary).
 $(BUILD)/lockscope.bash: lockscope scripts/gen-completion.sh
 	scripts/gen-completion.sh ./lockscope > $@.tmp && mv $@.tmp $@
 
@@ -114,7 +137,19 @@ $(BUILD)/%_hammer: tests/workloads/%_hammer.c | $(BUILD)
 $(BUILD)/lock_spread: tests/workloads/lock_spread.c | $(BUILD)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
-tests-build: lockscope $(UNIT_BINS) $(WORKLOADS) fuzz-build
+# The arm64 guest's binaries (tests/integration/test_vm_arm64.sh), always in
+# build-arm64/: cross-built on x86, native on aarch64.  Without that
+# compiler the suite skips the arm64 guest, saying why.
+ARM64_CC := $(if $(filter arm64,$(HOST_ARCH)),$(CC),$(TRIPLET_arm64)-gcc)
+GUEST_ARM64 := build-arm64/lockscope build-arm64/pipe_hammer \
+	build-arm64/mmap_hammer build-arm64/genl_hammer
+GUEST_ARM64_IF_CC := $(if $(shell command -v $(ARM64_CC)),guest-arm64)
+
+guest-arm64:
+	$(MAKE) ARCH=arm64 BUILD=build-arm64 LOCKSCOPE=build-arm64/lockscope \
+		$(GUEST_ARM64)
+
+tests-build: lockscope $(UNIT_BINS) $(WORKLOADS) fuzz-build $(GUEST_ARM64_IF_CC)
 
 # libFuzzer harnesses (clang, ASan + UBSan) over the pure C parts: the
 # kallsyms parser and file reader, the command line, the record reader.
@@ -165,26 +200,23 @@ test-unit: $(UNIT_BINS)
 test-integration: tests-build
 	tests/run.sh integration
 
-test-vm: lockscope $(WORKLOADS)
+test-vm: lockscope $(WORKLOADS) $(GUEST_ARM64_IF_CC)
 	tests/run.sh vm
+
+test-vm-arm64: guest-arm64
+	tests/run.sh vm arm64
 
 test: tests-build
 	tests/run.sh all
 
-# Binary, man page, systemd unit and bash completion; PREFIX and DESTDIR
-# as usual.
-install: lockscope $(BUILD)/lockscope.bash
-
-# Only the architectures whose vmlinux.h ships can build the BPF objects.
-ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
-ifeq ($(filter clean format check-format test-static,$(MAKECMDGOALS)),)
-$(error lockscope: failed to find vmlinux/$(ARCH)/vmlinux.h: no BTF header ships for ARCH=$(ARCH) (shipped: $(notdir $(wildcard vmlinux/*))); generate one with scripts/gen-vmlinux.sh)
-endif
-endif
+# Binary, man page, systemd unit and (native builds) bash completion;
+# PREFIX and DESTDIR as usual.
+install: $(LOCKSCOPE) $(COMPLETION)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(BASHCOMPDIR)
-	install -m 0644 $(BUILD)/lockscope.bash $(DESTDIR)$(BASHCOMPDIR)/lockscope
-	install -m 0755 lockscope $(DESTDIR)$(SBINDIR)/lockscope
+		$(DESTDIR)$(SYSTEMDUNITDIR)
+	$(if $(COMPLETION),install -d $(DESTDIR)$(BASHCOMPDIR))
+	$(if $(COMPLETION),install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/lockscope)
+	install -m 0755 $(LOCKSCOPE) $(DESTDIR)$(SBINDIR)/lockscope
 	install -m 0644 man/lockscope.8 $(DESTDIR)$(MANDIR)/man8/lockscope.8
 	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/lockscope.service.in \
 		> $(DESTDIR)$(SYSTEMDUNITDIR)/lockscope.service.tmp
@@ -209,6 +241,6 @@ check-format:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf $(BUILD) lockscope
+	rm -rf $(BUILD) $(LOCKSCOPE)
 
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/fuzz/*/*.d)

@@ -74,6 +74,11 @@ static __always_inline int owner_word(__u64 lock, __u32 kind, __u64 *word)
  * blocked can stay queued with se.sched_delayed set (EEVDF's delayed
  * dequeue, 6.12+): that is sleeping, not preempted.
  */
+/* sched_entity.sched_delayed (6.12+), absent from older vmlinux.h */
+struct sched_entity___delayed {
+	unsigned char sched_delayed;
+} __attribute__((preserve_access_index));
+
 static __always_inline __u32 holder_state_of(struct task_struct *t)
 {
 	int on_cpu = 0, on_rq = 0;
@@ -85,9 +90,14 @@ static __always_inline __u32 holder_state_of(struct task_struct *t)
 		return LS_HOLDER_UNKNOWN;
 	if (on_cpu)
 		return LS_HOLDER_RUNNING;
-	if (on_rq && bpf_core_field_exists(t->se.sched_delayed) &&
-	    bpf_core_read(&delayed, sizeof(delayed), &t->se.sched_delayed))
-		return LS_HOLDER_UNKNOWN;
+	if (on_rq && bpf_core_field_exists(struct sched_entity___delayed,
+					   sched_delayed)) {
+		struct sched_entity___delayed *se = (void *)&t->se;
+
+		if (bpf_core_read(&delayed, sizeof(delayed),
+				  &se->sched_delayed))
+			return LS_HOLDER_UNKNOWN;
+	}
 	return on_rq && !delayed ? LS_HOLDER_PREEMPTED : LS_HOLDER_SLEEPING;
 }
 

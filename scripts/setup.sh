@@ -17,6 +17,18 @@ test_pkgs="$test_pkgs linux-perf"
 # report screenshots (headless Chromium, pixels checked with PIL) and the
 # Debian package (build, lintian)
 test_pkgs="$test_pkgs chromium python3-pil dpkg-dev debhelper lintian"
+# the arm64 guest (make guest-arm64, tests/integration/test_vm_arm64.sh):
+# qemu-system-aarch64, and on another host a cross compiler with arm64
+# libraries from Debian multiarch (dpkg --add-architecture arm64).  The
+# arm64 busybox and kernel are downloaded by tests/vm, not installed.
+arm64_pkgs="qemu-system-arm"
+if [ "$(dpkg --print-architecture)" != arm64 ]; then
+	arm64_pkgs="$arm64_pkgs gcc-aarch64-linux-gnu libc6-dev:arm64
+		libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
+		libjson-c-dev:arm64 libncurses-dev:arm64
+		libmicrohttpd-dev:arm64 libcap-ng-dev:arm64"
+fi
+test_pkgs="$test_pkgs $arm64_pkgs"
 case "$what" in
 build) pkgs=$build_pkgs ;;
 test) pkgs="$build_pkgs $test_pkgs" ;;
@@ -29,6 +41,12 @@ for p in $pkgs; do
 done
 if [ -n "$missing" ]; then
 	export DEBIAN_FRONTEND=noninteractive
+	case $missing in
+	*:arm64*)
+		dpkg --print-foreign-architectures | grep -qx arm64 ||
+			dpkg --add-architecture arm64
+		;;
+	esac
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing

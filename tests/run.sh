@@ -4,7 +4,8 @@
 #   static       tests/static/*.sh: formatting and layout (no build needed)
 #   unit         build/tests/*/test_*: cmocka, no root
 #   integration  tests/integration/*.sh but the guest tier: this kernel, root
-#   vm           tests/integration/test_vm.sh: Debian kernels under qemu
+#   vm           tests/integration/test_vm*.sh: Debian kernels under qemu
+#                (x86 generic and rt, arm64)
 #   all          every tier above, in that order
 # Prints one closing line "N passed, N failed, N skipped"; exits 1 if
 # anything failed.
@@ -41,15 +42,18 @@ if want unit; then
 fi
 if want integration; then
 	for t in tests/integration/*.sh; do
-		[ "$t" = tests/integration/test_vm.sh ] && continue
+		[[ "$t" == tests/integration/test_vm*.sh ]] && continue
 		picked "$t" || continue
 		echo "== $t"
 		bash "$t"
 	done
 fi
 if want vm; then
-	echo "== tests/integration/test_vm.sh"
-	bash tests/integration/test_vm.sh
+	for t in tests/integration/test_vm*.sh; do
+		picked "$t" || continue
+		echo "== $t"
+		bash "$t"
+	done
 fi
 
 p=$(grep -c '^pass$' "$LS_RESULTS")

@@ -17,23 +17,7 @@ for c in qemu-system-x86_64 busybox apt-get; do
 done
 need_root "vm" || exit 0
 
-# section FILE NAME: the output of one guest command
-section() {
-	awk -v n="$2" '$0 ~ "^LS-OUT-BEGIN "n"$" {on=1; next}
-		$0 ~ "^LS-OUT-END "n"$" {on=0} on' "$1" | grep -v '^LS-OUT-RC '
-}
-# pyjson FILE NAME EXPR: evaluate EXPR on the JSON of section NAME
-pyjson() {
-	section "$1" "$2" | python3 -c '
-import json, sys
-txt = sys.stdin.read()
-i = txt.find("{")
-try:
-    d = json.loads(txt[i:txt.rfind("}") + 1])
-except Exception as e:
-    print("badjson: %s" % e); sys.exit(0)
-print(eval(sys.argv[1]))' "$3"
-}
+. "$vm/lib.sh" # section, pyjson
 
 run_guest() { # run_guest FLAVOUR -> $out/FLAVOUR.log
 	local fl=$1 k initrd="$out/$1.initrd.gz" extra="" bins

@@ -5,7 +5,8 @@
 # "LS-VM-DONE rc=0" and no kernel BUG:/WARNING:/Oops/general protection/panic
 # line appeared; 1 when the payload returned non-zero; 2 on bad usage;
 # 3 when LS-VM-DONE never came (timeout, panic, hang); 4 on kernel splats.
-# Env: LS_VM_ACCEL (tcg), LS_VM_CPU (max), LS_VM_SMP (2), LS_VM_MEM (1G), LS_VM_APPEND (extra
+# Env: LS_VM_ARCH (x86 | arm64: qemu-system-aarch64 -M virt, console ttyAMA0),
+# LS_VM_ACCEL (tcg), LS_VM_CPU (max), LS_VM_SMP (2), LS_VM_MEM (1G), LS_VM_APPEND (extra
 # kernel command line), LS_VM_QEMU_ARGS (extra qemu arguments, word-split),
 # LS_VM_LOG (keep the console log at this path).
 set -euo pipefail
@@ -18,19 +19,25 @@ kernel=$1 initrd=$2 limit=${3:-300}
 [ -f "$kernel" ] || die "read kernel $kernel: no such file"
 [ -f "$initrd" ] || die "read initrd $initrd: no such file"
 case $limit in ''|*[!0-9]*) die "parse timeout '$limit': not a number of seconds";; esac
-command -v qemu-system-x86_64 >/dev/null ||
-    die "find qemu-system-x86_64: not installed (apt-get install qemu-system-x86)"
+# LS_VM_ARCH picks the emulator, machine and console of the guest's arch.
+case ${LS_VM_ARCH:-x86} in
+x86) qemu=qemu-system-x86_64 qpkg=qemu-system-x86 machine="" console=ttyS0 ;;
+arm64) qemu=qemu-system-aarch64 qpkg=qemu-system-arm machine="-M virt" console=ttyAMA0 ;;
+*) die "parse LS_VM_ARCH '${LS_VM_ARCH}': expected x86 or arm64" ;;
+esac
+command -v "$qemu" >/dev/null ||
+    die "find $qemu: not installed (apt-get install $qpkg)"
 
 log=${LS_VM_LOG:-$(mktemp "${TMPDIR:-/tmp}/lockscope-vm-console.XXXXXX")}
 [ -n "${LS_VM_LOG:-}" ] || trap 'rm -f "$log"' EXIT
 
 start=$(date +%s%N)
 set +e
-# shellcheck disable=SC2086  # LS_VM_QEMU_ARGS is split into words on purpose
-timeout -k 10 "$limit" qemu-system-x86_64 \
+# shellcheck disable=SC2086  # $machine, LS_VM_QEMU_ARGS: split into words on purpose
+timeout -k 10 "$limit" "$qemu" $machine \
     -accel "${LS_VM_ACCEL:-tcg}" -cpu "${LS_VM_CPU:-max}" -smp "${LS_VM_SMP:-2}" -m "${LS_VM_MEM:-1G}" \
     -kernel "$kernel" -initrd "$initrd" \
-    -append "console=ttyS0 panic=-1 loglevel=3 ${LS_VM_APPEND:-}" \
+    -append "console=$console panic=-1 loglevel=3 ${LS_VM_APPEND:-}" \
     -nographic -no-reboot -nic none ${LS_VM_QEMU_ARGS:-} </dev/null 2>&1 |
     sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' | tee "$log"
 qrc=${PIPESTATUS[0]}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: fetch-kernel.sh FLAVOUR   (FLAVOUR: amd64 | rt-amd64 | cloud-amd64 ...)
+# Usage: fetch-kernel.sh FLAVOUR   (FLAVOUR: amd64 | rt-amd64 | cloud-amd64 | arm64 ...)
 # Downloads Debian's current linux-image-FLAVOUR into
 # ${LS_VM_CACHE:-/var/cache/lockscope-vm}/FLAVOUR/ and prints the path of vmlinuz.
 # Reuses the cache when that kernel version is already extracted.
@@ -22,10 +22,13 @@ if [ -z "$pkg" ] && [ -L "$cache/current" ]; then     # offline: reuse the cache
     echo "lockscope-vm: apt-cache knows no $meta, using cached $pkg" >&2
 fi
 [ -n "$pkg" ] || die "resolve $meta: apt-cache depends names no linux-image-<version> (run apt-get update?)"
-release=${pkg#linux-image-}
+# A foreign architecture's package comes qualified (name:arm64): apt-get
+# download keeps the qualifier, file names drop it.
+name=${pkg%%:*}
+release=${name#linux-image-}
 release=${release%-unsigned}
 
-root=$cache/$pkg
+root=$cache/$name
 vmlinuz=$root/boot/vmlinuz-$release
 if [ ! -f "$vmlinuz" ]; then
     mkdir -p "$cache" || die "create $cache: mkdir failed"
@@ -42,7 +45,7 @@ if [ ! -f "$vmlinuz" ]; then
         die "find vmlinuz-$release in $pkg: not in package"
     rm -rf "$root"
     mv "$tmp/x" "$root" || die "move kernel to $root: mv failed"
-    ln -sfn "$pkg" "$cache/current"
+    ln -sfn "$name" "$cache/current"
     echo "lockscope-vm: cached $pkg in $root" >&2
 fi
 # System.map ships in the image package on Debian: note it for callers.

@@ -66,5 +66,7 @@ grep -Eq '^probe-only rows +raw_tp +yes +yes' /tmp/doctor-po.txt && rows=1
 if [ -x /bin/stress-ng ]; then
 	out netlink lockscope hist --json -F 499 -- stress-ng --netlink-task 2 -t 3s
 	[ $rows = 1 ] && eq netlink stress-ng --netlink-task 2 -t 2s
+elif [ -x /bin/genl_hammer ]; then # the same genl_mutex where no stress-ng
+	out netlink lockscope hist --json -F 499 -- genl_hammer 2 3
 fi
 exit 0

@@ -7,6 +7,12 @@
 # payload, prints "LS-VM-DONE rc=<rc>" and powers off.
 # LS_VM_EXTRA="src:dst ..." adds more files or directories (dst is the guest
 # path; ELF files among them get their libraries too).
+# LS_VM_ARCH=arm64 on another host builds a foreign guest's initramfs: the
+# binaries are cross-built, LS_VM_BUSYBOX is that arch's static busybox
+# (tests/vm/fetch-deb.sh busybox-static:arm64; it cannot run here, so /init
+# installs its applet links at boot), and libraries are found by walking
+# DT_NEEDED (readelf) in the multiarch directories /lib/<triplet>,
+# /usr/lib/<triplet>, since ldd cannot run a foreign loader.
 set -euo pipefail
 
 die() { echo "lockscope-vm: failed to $*" >&2; exit 1; }
@@ -14,11 +20,24 @@ die() { echo "lockscope-vm: failed to $*" >&2; exit 1; }
 [ $# -ge 2 ] || die "parse arguments: usage: $0 OUT.gz INIT_SCRIPT [BINARY...]"
 out=$1 payload=$2; shift 2
 [ -f "$payload" ] || die "read init script $payload: no such file"
+host_arch=$(uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+arch=${LS_VM_ARCH:-$host_arch}
+case $arch in
+x86) triplet=x86_64-linux-gnu ;;
+arm64) triplet=aarch64-linux-gnu ;;
+*) die "parse LS_VM_ARCH '$arch': expected x86 or arm64" ;;
+esac
 busybox=${LS_VM_BUSYBOX:-/bin/busybox}
-"$busybox" --list >/dev/null 2>&1 ||
-    die "run $busybox: not a working busybox (apt-get install busybox-static)"
-if ldd "$busybox" >/dev/null 2>&1; then
-    die "use $busybox: dynamically linked (apt-get install busybox-static)"
+if [ "$arch" = "$host_arch" ]; then
+    "$busybox" --list >/dev/null 2>&1 ||
+        die "run $busybox: not a working busybox (apt-get install busybox-static)"
+    if ldd "$busybox" >/dev/null 2>&1; then
+        die "use $busybox: dynamically linked (apt-get install busybox-static)"
+    fi
+else
+    [ -f "$busybox" ] || die "read $busybox: no such file (tests/vm/fetch-deb.sh busybox-static:$arch)"
+    readelf -l "$busybox" 2>/dev/null | grep -q 'Requesting program interpreter' &&
+        die "use $busybox: dynamically linked (want busybox-static:$arch)"
 fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/lockscope-initrd.XXXXXX") ||
@@ -27,16 +46,48 @@ chmod 755 "$root"   # the guest's / : unprivileged processes must traverse it
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,etc,root}
 
-# busybox and its applets as symlinks (bin/sh among them)
+# busybox and its applets as symlinks (bin/sh among them; a foreign
+# busybox gets only bin/sh here, the rest from /init)
 cp "$busybox" "$root/bin/busybox"
-"$busybox" --list-full | while read -r applet; do
-    mkdir -p "$root/$(dirname "$applet")"
-    [ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
-done
+if [ "$arch" = "$host_arch" ]; then
+    "$busybox" --list-full | while read -r applet; do
+        mkdir -p "$root/$(dirname "$applet")"
+        [ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+    done
+else
+    ln -s /bin/busybox "$root/bin/sh"
+fi
+
+# copy_foreign_libs FILE: the interpreter and DT_NEEDED closure of a
+# foreign ELF file, from the multiarch directories, at their own paths
+copy_foreign_libs() {
+    local f=$1 lib d p interp
+    interp=$(readelf -l "$f" 2>/dev/null |
+        sed -n 's/.*Requesting program interpreter: \(\/[^]]*\)\]/\1/p')
+    if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then   # none: static or a library
+        mkdir -p "$root$(dirname "$interp")"
+        cp -L "$interp" "$root$interp" || die "copy loader $interp: cp failed"
+    fi
+    for lib in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+        p=""
+        for d in /lib/$triplet /usr/lib/$triplet; do
+            [ -e "$d/$lib" ] && { p=$d/$lib; break; }
+        done
+        [ -n "$p" ] || die "find $lib for $f: not in /lib/$triplet or /usr/lib/$triplet (apt-get install <its package>:$arch)"
+        [ -e "$root$p" ] && continue
+        mkdir -p "$root$(dirname "$p")"
+        cp -L "$p" "$root$p" || die "copy library $p: cp failed"
+        copy_foreign_libs "$p"
+    done
+}
 
 # copy_libs FILE: copy every library ldd names for FILE at its own path
 copy_libs() {
     local lib
+    if [ "$arch" != "$host_arch" ]; then
+        copy_foreign_libs "$1"
+        return
+    fi
     ldd "$1" >/dev/null 2>&1 || return 0          # static or not ELF
     for lib in $(ldd "$1" | sed -n 's/.*=> \(\/[^ ]*\) (.*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'); do
         [ -e "$root$lib" ] && continue
@@ -66,6 +117,7 @@ cp "$payload" "$root/payload"
 cat > "$root/init" <<'INIT'
 #!/bin/sh
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
+[ -e /bin/mount ] || /bin/busybox --install -s   # a foreign busybox's applets
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 exec </dev/console >/dev/console 2>&1
 mnt() { mkdir -p "$3"; mount -t "$1" "$2" "$3" || echo "lockscope-vm: failed to mount $1 on $3"; }

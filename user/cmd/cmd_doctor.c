@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include "cmd/commands.h"
 #include "collect/features.h"
+#include "model/columns.h"
 #include "model/kallsyms.h"
 #include "util/caps.h"
 #include "util/log.h"
@@ -56,6 +57,8 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		}
 	}
 	ls_sources_print(stdout, src, LS_SRC_MAX);
+	putchar('\n');
+	ls_columns_print(stdout, src);
 	/* Exit 1 when a collection with these options cannot start (an
 	 * explicit --source the kernel refuses), after explaining why. */
 	for (int i = 0; i < LS_SRC_MAX; i++)

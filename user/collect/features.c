@@ -12,6 +12,9 @@
 #include "collect/collector.h"
 #include "collect/features.h"
 
+/* The kernel-internal "operation not supported" (not ENOTSUP, 95). */
+#define LS_ENOTSUPP 524
+
 static const char *why_errno(int err)
 {
 	switch (err) {
@@ -29,6 +32,9 @@ static const char *why_errno(int err)
 		return "EINVAL: not supported by this kernel";
 	case ENOTSUP:
 		return "ENOTSUP: not supported by this kernel";
+	case LS_ENOTSUPP:
+		return "ENOTSUPP: no BPF trampoline (no ftrace direct calls; "
+		       "arm64 before 6.4)";
 	default:
 		return strerror(err);
 	}
@@ -61,7 +67,12 @@ enum ls_mech ls_probe_tracepoints(struct ls_source *s)
 	return LS_MECH_TP_BTF;
 }
 
-/* Load a trivial fentry program on @func: the kernel's verdict on fentry. */
+/*
+ * Load a trivial fentry program on @func and attach it for an instant: the
+ * kernel's verdict on fentry.  Loading alone is not enough: a kernel
+ * without ftrace direct calls (arm64 before 6.4, commit 2aa6ac03516d)
+ * loads fentry programs and refuses to attach them (ENOTSUPP).
+ */
 int ls_probe_fentry(const char *func, char *why, size_t len)
 {
 	struct bpf_insn insns[] = {
@@ -70,7 +81,7 @@ int ls_probe_fentry(const char *func, char *why, size_t len)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 	struct btf *btf = btf__load_vmlinux_btf();
-	int id, fd, err;
+	int id, fd, link, err;
 
 	if (!btf) {
 		snprintf(why, len, "kernel BTF unreadable: fentry needs it");
@@ -91,8 +102,17 @@ int ls_probe_fentry(const char *func, char *why, size_t len)
 		snprintf(why, len, "%s", why_errno(err));
 		return -err;
 	}
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	err = link < 0 ? errno : 0;
+	if (link >= 0)
+		close(link);
 	close(fd);
-	snprintf(why, len, "fentry on %s loads", func);
+	if (err) {
+		snprintf(why, len, "fentry on %s loads but does not attach: %s",
+			 func, why_errno(err));
+		return -err;
+	}
+	snprintf(why, len, "fentry on %s loads and attaches", func);
 	return 0;
 }
 

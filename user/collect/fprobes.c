@@ -205,12 +205,20 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 		if (o->probe_mode != LS_PROBE_FENTRY && kprobe_ok) {
 			set_mech(s, p, LS_MECH_KPROBE, LS_WHY_OK);
 			snprintf(s->reason, sizeof(s->reason),
-				 "kprobe/kretprobe on %s%s%s", s->symbols,
+				 "kprobe/kretprobe on %s%s%.150s%s%s",
+				 s->symbols,
 				 o->probe_mode == LS_PROBE_KPROBE
-					 ? " (--source kprobe)"
+					 ? " (--source kprobe"
 				 : note[0]    ? ""
-				 : !p->in_btf ? " (not in BTF: no fentry)"
-					      : " (fentry refused)",
+				 : !p->in_btf ? " (not in BTF: no fentry"
+					      : " (fentry refused: ",
+				 o->probe_mode != LS_PROBE_KPROBE && !note[0] &&
+						 p->in_btf
+					 ? fentry_why
+					 : "",
+				 o->probe_mode == LS_PROBE_KPROBE || !note[0]
+					 ? ")"
+					 : "",
 				 note);
 			continue;
 		}
