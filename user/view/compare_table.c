@@ -52,8 +52,7 @@ static const char *pct(char *b, size_t n, double v)
 	return b;
 }
 
-/* "+12.3% [+8.1%, +16.4%]"; a lock new to NEW has no relative effect */
-static const char *effect_cell(char *b, size_t n, const struct ls_cmp_row *r)
+const char *ls_cmp_effect_text(char *b, size_t n, const struct ls_cmp_row *r)
 {
 	char e[24], lo[24], hi[24];
 
@@ -182,7 +181,7 @@ void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 			change_cell(ch, sizeof(ch), r),
 			mean_cell(b1, sizeof(b1), r, 1),
 			sd_cell(s1, sizeof(s1), c, r, 1),
-			effect_cell(ef, sizeof(ef), r),
+			ls_cmp_effect_text(ef, sizeof(ef), r),
 			p_cell(pa, sizeof(pa), r->res.p_adj),
 			ls_verdict_name(r->res.verdict), r->id.key);
 		nshown++;

@@ -63,18 +63,21 @@ static void change_table(FILE *f, const struct ls_cmp *c)
 	size_t shown = 0, other = 0;
 
 	fprintf(f,
-		"<h2>Changes</h2>\n<p>%zu of %zu metrics changed beyond "
-		"--threshold %.3g%% and the noise of the runs; %zu got worse "
-		"(every metric is lower-is-better). Marked rows: "
-		"<span class=\"regressed\">worse</span>, better.</p>\n"
+		"<h2>Changes</h2>\n<p>%zu of %zu metrics changed: Welch's "
+		"test over the runs, Benjamini-Hochberg adjusted p below "
+		"%.2g (the 95%% interval excludes 0) and |effect| beyond "
+		"--threshold %.3g%%; %zu got worse (every metric is "
+		"lower-is-better). Marked rows: <span class=\"regressed\">"
+		"worse</span>, better.</p>\n"
 		"<table class=\"changes\">\n<tr><th class=\"l\">metric</th>"
 		"<th>base</th><th>%%stddev</th><th>new</th><th>%%stddev</th>"
-		"<th>%%change</th><th class=\"l\">counted</th></tr>\n",
-		c->nchanged, c->n, c->threshold, c->nregressed);
+		"<th>%%change</th><th>effect [95%% interval]</th>"
+		"<th>p adj</th><th class=\"l\">verdict</th></tr>\n",
+		c->nchanged, c->n, LS_STATS_ALPHA, c->threshold, c->nregressed);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < c->n; i++) {
 			const struct ls_cmp_row *r = &c->rows[i];
-			char b[32];
+			char b[32], ef[80];
 
 			if (pass == 0 ? !r->changed
 				      : r->changed || r->minor ||
@@ -100,11 +103,14 @@ static void change_table(FILE *f, const struct ls_cmp *c)
 			else
 				snprintf(b, sizeof(b), "%+.1f%%",
 					 r->change_pct);
-			fprintf(f, "<td>%s</td><td class=\"l\">%s</td></tr>\n",
-				b,
-				!r->changed    ? "no"
-				: r->regressed ? "worse"
-					       : "better");
+			fprintf(f, "<td>%s</td><td>", b);
+			ls_html_text(f, ls_cmp_effect_text(ef, sizeof(ef), r));
+			if (isnan(r->res.p_adj))
+				fputs("</td><td>-", f);
+			else
+				fprintf(f, "</td><td>%.2g", r->res.p_adj);
+			fprintf(f, "</td><td class=\"l\">%s</td></tr>\n",
+				ls_verdict_name(r->res.verdict));
 		}
 	fputs("</table>\n", f);
 	if (shown < c->n)

@@ -142,37 +142,46 @@ static void one_record(void **state)
 
 static void compare(void **state)
 {
-	struct ls_rec base[2], nw[1];
+	struct ls_rec base[3], nw[3];
 	struct ls_cmp c;
-	char *fb[] = {"b1.json", "b2.json"}, *fn[] = {"n<1>.json"};
-	struct ls_cmp_input in[2] = {{base, fb, 2}, {nw, fn, 1}};
+	char *fb[] = {"b1.json", "b2.json", "b3.json"};
+	char *fn[] = {"n<1>.json", "n2.json", "n3.json"};
+	struct ls_cmp_input in[2] = {{base, fb, 3}, {nw, fn, 3}};
+	/* the mutex three times busier in every NEW run, with some noise */
+	static const uint64_t cb[3] = {100, 104, 96}, cn[3] = {300, 310, 290};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
 	(void)state;
-	parse(&base[0]);
-	parse(&base[1]);
-	parse(&nw[0]);
-	nw[0].totals.locks[0].contentions = 30; /* sorted: mutex@< first */
-	assert_int_equal(ls_compare(base, 2, nw, 1, 0, 1, &c), 0);
+	for (int i = 0; i < 3; i++) {
+		parse(&base[i]);
+		parse(&nw[i]);
+		base[i].totals.locks[0].contentions = cb[i];
+		nw[i].totals.locks[0].contentions = cn[i];
+	}
+	assert_int_equal(ls_compare(base, 3, nw, 3, 0, 1, &c), 0);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(ls_report_compare(f, &c, in, 10), 0);
 	fclose(f);
 	self_contained(buf);
 	assert_non_null(strstr(buf, "n&lt;1&gt;.json"));
 	assert_non_null(strstr(buf, "<table class=\"changes\">"));
-	/* the change is marked, the rest is not */
+	/* the change is marked, with its interval and verdict; the rest is
+	 * not */
 	assert_non_null(strstr(buf, "<tr class=\"regressed\"><td class=\"l\">"
 				    "lockscope.mutex@&lt;img"));
+	assert_non_null(strstr(buf, "<th>effect [95% interval]</th>"));
+	assert_non_null(strstr(buf, "<td class=\"l\">worse</td></tr>"));
 	assert_non_null(strstr(buf, "<tr class=\"same\">"));
 	assert_int_equal(count(buf, "<svg class=\"ls-overlay\""), 2);
 	assert_int_equal(count(buf, "<svg class=\"ls-flame\""), 2);
 	free(buf);
 	ls_cmp_free(&c);
-	ls_rec_free(&base[0]);
-	ls_rec_free(&base[1]);
-	ls_rec_free(&nw[0]);
+	for (int i = 0; i < 3; i++) {
+		ls_rec_free(&base[i]);
+		ls_rec_free(&nw[i]);
+	}
 }
 
 int main(void)
