@@ -118,7 +118,7 @@ def q(expr):
     return d["data"]["result"] if d["status"] == "success" else []
 top = q("topk(3, lockscope:fleet_lock_wait_seconds:rate1m)")
 up = {r["metric"].get("host"): r["value"][1] for r in q('up{job="lockscope"}')}
-out = {"up": up, "top": [], "shares": {}}
+out = {"up": up, "top": [], "shares": {}, "preempted": None}
 for r in sorted(top, key=lambda r: -float(r["value"][1])):
     m = r["metric"]
     out["top"].append([m.get("lock"), m.get("kind"), float(r["value"][1])])
@@ -128,6 +128,9 @@ if out["top"]:
         json.dumps(lock), json.dumps(kind))
     for r in q(sel):
         out["shares"][r["metric"].get("host")] = float(r["value"][1])
+    for r in q('lockscope:fleet_holder_preempted:ratio{lock=%s,kind=%s}' % (
+            json.dumps(lock), json.dumps(kind))):
+        out["preempted"] = float(r["value"][1])
 print(json.dumps(out))
 EOF
 }
@@ -166,6 +169,17 @@ sys.exit(0 if len(s) == 3 and all(0.2 < v < 0.5 for v in s.values()) and abs(sum
 	pass "$T: each host holds about a third of that lock's fleet wait, shares sum to 1"
 else
 	fail "$T: each host holds about a third of that lock's fleet wait, shares sum to 1"
+fi
+
+if python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+p = d["preempted"]
+print("  fleet share of its waits behind a preempted holder: %s" % p)
+sys.exit(0 if p is not None and 0 <= p <= 1 else 1)' "$verdict" 2>/dev/null; then
+	pass "$T: the fleet holder-preemption share of that lock is a ratio (0..1)"
+else
+	fail "$T: the fleet holder-preemption share of that lock is a ratio (0..1)"
 fi
 
 # collections HOSTPORT: lockscope_collections_total of one instance.
