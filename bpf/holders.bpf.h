@@ -13,10 +13,14 @@
  *   holders_untraced a writer spin only a slow-path probe saw: unknown.
  *
  * Reads of the owner and its task are fault-safe CO-RE reads: the owner may
- * exit between the two.  The end runs inside spinlock critical sections:
- * atomics and lookups, a stack only on 2 of every stack_every successful
- * ends of a lock (the holder, then the waiter that follows it: a pair), a
- * map insert only for a new sampled (holder, waiter, tid) triple.
+ * exit between the two.  Where bpf_rdonly_cast() exists (6.2+) they are
+ * plain loads the JIT makes fault-safe, a fault reading 0 (a task freed
+ * under the read then counts as sleeping, a freed lock as free); else
+ * bpf_probe_read_kernel(), on_cpu and on_rq in one call.  The end runs
+ * inside spinlock critical sections: lookups, atomics only where ends can
+ * run at once (shared kinds), a stack only on 2 of every stack_every
+ * successful ends of a lock (the holder, then the waiter that follows it:
+ * a pair), a map insert only for a new sampled (holder, waiter, tid).
  */
 #ifndef LS_HOLDERS_BPF_H
 #define LS_HOLDERS_BPF_H
@@ -41,10 +45,37 @@ struct {
 	__type(value, struct ls_holder_val);
 } holder_sites SEC(".maps");
 
+/*
+ * Kernels 6.2+: a typed read-only view of any kernel address, read with
+ * plain loads the JIT makes fault-safe (a fault reads 0), far cheaper than
+ * a bpf_probe_read_kernel() call; NULL where missing (then the helper).
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+
 /* Read the owner word of @lock of @kind into @word; nonzero when the kind
  * has none here or the read failed. */
 static __always_inline int owner_word(__u64 lock, __u32 kind, __u64 *word)
 {
+	if (bpf_rdonly_cast && kind != LS_KIND_RT_MUTEX) {
+		if (kind == LS_KIND_MUTEX) {
+			struct mutex *m = bpf_rdonly_cast(
+				(void *)lock,
+				bpf_core_type_id_kernel(struct mutex));
+
+			*word = m->owner.counter;
+			return 0;
+		}
+		if (kind == LS_KIND_RWSEM_W || kind == LS_KIND_RWSEM_R) {
+			struct rw_semaphore *r = bpf_rdonly_cast(
+				(void *)lock,
+				bpf_core_type_id_kernel(struct rw_semaphore));
+
+			*word = r->owner.counter;
+			return 0;
+		}
+		/* rt_mutex: its owner field is a typed pointer, which the
+		 * verifier will not mask: read below */
+	}
 	if (kind == LS_KIND_MUTEX) {
 		struct mutex___hold *m = (void *)lock;
 
@@ -69,6 +100,9 @@ static __always_inline int owner_word(__u64 lock, __u32 kind, __u64 *word)
 	return -1;
 }
 
+/* Bytes of task_struct read at once from on_cpu, to reach on_rq. */
+#define LS_TASK_WINDOW 64
+
 /*
  * Where task @t is: on a CPU, runnable off CPU, or blocked.  A task that
  * blocked can stay queued with se.sched_delayed set (EEVDF's delayed
@@ -81,13 +115,38 @@ struct sched_entity___delayed {
 
 static __always_inline __u32 holder_state_of(struct task_struct *t)
 {
+	__u64 oc = bpf_core_field_offset(struct task_struct, on_cpu);
+	__u64 orq = bpf_core_field_offset(struct task_struct, on_rq);
 	int on_cpu = 0, on_rq = 0;
 	unsigned char delayed = 0;
+	__u32 w[LS_TASK_WINDOW / 4];
 
-	if (!bpf_core_field_exists(t->on_cpu) ||
-	    bpf_core_read(&on_cpu, sizeof(on_cpu), &t->on_cpu) ||
-	    bpf_core_read(&on_rq, sizeof(on_rq), &t->on_rq))
+	if (!bpf_core_field_exists(t->on_cpu))
 		return LS_HOLDER_UNKNOWN;
+	if (bpf_rdonly_cast) {
+		struct task_struct *tt = bpf_rdonly_cast(
+			t, bpf_core_type_id_kernel(struct task_struct));
+
+		on_cpu = tt->on_cpu;
+		on_rq = tt->on_rq;
+		if (on_cpu)
+			return LS_HOLDER_RUNNING;
+		if (on_rq && bpf_core_field_exists(t->se.sched_delayed))
+			delayed = tt->se.sched_delayed;
+		return on_rq && !delayed ? LS_HOLDER_PREEMPTED
+					 : LS_HOLDER_SLEEPING;
+	}
+	if (orq > oc && orq - oc <= LS_TASK_WINDOW - 4 && !((orq - oc) & 3)) {
+		/* one read for both fields (a helper call costs more than
+		 * the bytes): the offsets are load-time constants */
+		if (bpf_probe_read_kernel(w, sizeof(w), (char *)t + oc))
+			return LS_HOLDER_UNKNOWN;
+		on_cpu = (int)w[0];
+		on_rq = (int)w[((orq - oc) / 4) & (LS_TASK_WINDOW / 4 - 1)];
+	} else if (bpf_core_read(&on_cpu, sizeof(on_cpu), &t->on_cpu) ||
+		   bpf_core_read(&on_rq, sizeof(on_rq), &t->on_rq)) {
+		return LS_HOLDER_UNKNOWN;
+	}
 	if (on_cpu)
 		return LS_HOLDER_RUNNING;
 	if (on_rq && bpf_core_field_exists(struct sched_entity___delayed,
@@ -161,14 +220,41 @@ static __always_inline void credit_site(struct ls_lock_stats *s,
  * The previous holder's tenure runs from its own end (or from this wait's
  * start, if later: only time with a waiter counts) to now.
  */
+/*
+ * Successful ends of an exclusive lock run one at a time, under the lock
+ * they just took: the handoff fields need no atomics there (they cost more
+ * than the rest of the holder side).  Shared kinds (readers) use them.
+ */
+#define LS_KIND_EXCLUSIVE(k)                                                   \
+	((k) == LS_KIND_SPINLOCK || (k) == LS_KIND_RWLOCK_W ||                 \
+	 (k) == LS_KIND_MUTEX || (k) == LS_KIND_RWSEM_W ||                     \
+	 (k) == LS_KIND_RT_MUTEX || (k) == LS_KIND_RTLOCK_W ||                 \
+	 (k) == LS_KIND_PCPU_RWSEM_W)
+
+static __always_inline void add_u64(__u64 *p, __u64 v, int excl)
+{
+	if (excl)
+		*p += v;
+	else
+		__sync_fetch_and_add(p, v);
+}
+
 static __always_inline void holders_handoff(void *ctx, struct ls_lock_stats *s,
 					    struct ls_wait *w, __u64 now,
 					    __u32 tid)
 {
-	__u64 prev = __sync_lock_test_and_set(&s->handoff_ns, now);
+	int excl = LS_KIND_EXCLUSIVE(w->kind);
+	__u64 prev;
 	__s32 prev_site = s->holder_site, site = LS_SITE_UNSAMPLED;
 	__u32 prev_tid = s->holder_tid;
 	__u64 nth = s->holder_ends++, from, t;
+
+	if (excl) {
+		prev = s->handoff_ns;
+		s->handoff_ns = now;
+	} else {
+		prev = __sync_lock_test_and_set(&s->handoff_ns, now);
+	}
 
 	if (stack_every && nth % stack_every < 2) {
 		long id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP);
@@ -189,12 +275,12 @@ static __always_inline void holders_handoff(void *ctx, struct ls_lock_stats *s,
 	if (now <= from)
 		return;
 	t = now - from;
-	__sync_fetch_and_add(&s->tenure_ns, t);
-	__sync_fetch_and_add(&s->hist_tenure[log2_slot(t)], 1);
+	add_u64(&s->tenure_ns, t, excl);
+	add_u64(&s->hist_tenure[log2_slot(t)], 1, excl);
 	if (w->start_ns > prev && !(w->hflags & LS_HF_SAME_HOLDER))
-		__sync_fetch_and_add(&s->tenure_unseen_ns, t);
+		add_u64(&s->tenure_unseen_ns, t, excl);
 	else if (prev_site < 0)
-		__sync_fetch_and_add(&s->tenure_unsampled_ns, t);
+		add_u64(&s->tenure_unsampled_ns, t, excl);
 	else
 		credit_site(s, w, prev_site, site, prev_tid, t);
 }

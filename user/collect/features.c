@@ -177,16 +177,18 @@ int ls_probe_sampler(unsigned hz, char *why, size_t len)
 	return 0;
 }
 
-/* 1 if struct @type in @btf has a member @member, 0 if not. */
+/* 1 if struct @type in @btf has a member @member (a function @type when
+ * @member is NULL), 0 if not. */
 static int has_member(const struct btf *btf, const char *type,
 		      const char *member)
 {
-	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	int id = btf__find_by_name_kind(
+		btf, type, member ? BTF_KIND_STRUCT : BTF_KIND_FUNC);
 	const struct btf_type *t;
 	const struct btf_member *m;
 
-	if (id < 0)
-		return 0;
+	if (id < 0 || !member)
+		return id >= 0;
 	t = btf__type_by_id(btf, (__u32)id);
 	m = btf_members(t);
 	for (unsigned i = 0; i < btf_vlen(t); i++, m++)
@@ -213,6 +215,9 @@ unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max)
 		 "a blocked holder still queued (delayed dequeue) counts as "
 		 "sleeping",
 		 "no delayed dequeue (before 6.12): queued means runnable"},
+		{"bpf_rdonly_cast", NULL, "bpf_rdonly_cast (kfunc)",
+		 "owner and task fields read with plain fault-safe loads",
+		 "read with bpf_probe_read_kernel() (slower; before 6.2)"},
 	};
 	struct btf *btf = btf__load_vmlinux_btf();
 	unsigned n = 0;

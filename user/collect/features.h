@@ -15,7 +15,7 @@ int ls_probe_kprobe(char *why, size_t len);
 int ls_kprobe_blacklisted(const char *func);
 int ls_probe_sampler(unsigned hz, char *why, size_t len);
 int ls_perf_open_cpu_clock(int cpu, unsigned hz);
-/* One kernel BTF field the holder side reads (holders.bpf.h). */
+/* One kernel BTF field (or kfunc) the holder side uses (holders.bpf.h). */
 struct ls_holder_feature {
 	const char *field;    /* "mutex.owner", ... */
 	int found;	      /* 1 found, 0 absent, -1 BTF unreadable */
