@@ -103,16 +103,16 @@ static __always_inline int owner_word(__u64 lock, __u32 kind, __u64 *word)
 /* Bytes of task_struct read at once from on_cpu, to reach on_rq. */
 #define LS_TASK_WINDOW 64
 
-/*
- * Where task @t is: on a CPU, runnable off CPU, or blocked.  A task that
- * blocked can stay queued with se.sched_delayed set (EEVDF's delayed
- * dequeue, 6.12+): that is sleeping, not preempted.
- */
 /* sched_entity.sched_delayed (6.12+), absent from older vmlinux.h */
 struct sched_entity___delayed {
 	unsigned char sched_delayed;
 } __attribute__((preserve_access_index));
 
+/*
+ * Where task @t is: on a CPU, runnable off CPU, or blocked.  A task that
+ * blocked can stay queued with se.sched_delayed set (EEVDF's delayed
+ * dequeue, 6.12+): that is sleeping, not preempted.
+ */
 static __always_inline __u32 holder_state_of(struct task_struct *t)
 {
 	__u64 oc = bpf_core_field_offset(struct task_struct, on_cpu);
@@ -131,8 +131,13 @@ static __always_inline __u32 holder_state_of(struct task_struct *t)
 		on_rq = tt->on_rq;
 		if (on_cpu)
 			return LS_HOLDER_RUNNING;
-		if (on_rq && bpf_core_field_exists(t->se.sched_delayed))
-			delayed = tt->se.sched_delayed;
+		if (on_rq &&
+		    bpf_core_field_exists(struct sched_entity___delayed,
+					  sched_delayed)) {
+			struct sched_entity___delayed *se = (void *)&tt->se;
+
+			delayed = se->sched_delayed;
+		}
 		return on_rq && !delayed ? LS_HOLDER_PREEMPTED
 					 : LS_HOLDER_SLEEPING;
 	}
