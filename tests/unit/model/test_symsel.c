@@ -177,9 +177,9 @@ static void absent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(v4_19),  cmocka_unit_test(v5_4),
-		cmocka_unit_test(v5_10),  cmocka_unit_test(v5_15),
-		cmocka_unit_test(absent),
+		cmocka_unit_test(v4_19),       cmocka_unit_test(v5_4),
+		cmocka_unit_test(v5_10),       cmocka_unit_test(v5_15),
+		cmocka_unit_test(v6_1_debian), cmocka_unit_test(absent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
