@@ -163,7 +163,9 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  "CPU sampler frequency per CPU (default 99, 0: off)", 3},
 	 TRACING | DOCTOR},
 	{{"no-tracepoints", LS_OPT_NO_TP, NULL, 0,
-	  "Leave the lock tracepoints off", 3},
+	  "Leave the lock tracepoints off (the function probes make the "
+	  "mutex and rwsem rows)",
+	  3},
 	 TRACING | DOCTOR},
 	{{"source", LS_OPT_SOURCE, "MECH", 0,
 	  "Function probes: auto (fentry, else kprobe; default), fentry, "

@@ -2,9 +2,9 @@
 /*
  * test_symsel.c - the function-probe targets chosen on the kallsyms layouts
  * of 4.19, 5.4, 5.10 and 5.15 (tests/data/kallsyms/, names from those
- * kernels' sources): never two functions of one slow path, the older
- * kernels' functions where the design's are missing, and what the return
- * value says.
+ * kernels' sources) and Debian 12's 6.1 (captured): never two functions of one
+ * slow path, the older kernels' functions where the design's are missing, and
+ * what the return value says.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -126,6 +126,25 @@ static void v5_15(void **state)
 	ls_ksyms_free(&ks);
 }
 
+static void v6_1_debian(void **state)
+{
+	struct ls_ksyms ks;
+	struct ls_symsel sel;
+
+	(void)state;
+	load(&ks, "6.1-debian"); /* captured in the guest tier */
+	expect(&ks, LS_TGT_MUTEX, "__mutex_lock.constprop.0", LS_SEL_CLONES,
+	       LS_RET_INT, 0);
+	ls_symsel_callers(&ks, LS_TGT_MUTEX, &sel);
+	assert_int_equal(sel.n, 3);
+	expect(&ks, LS_TGT_RWSEM_W, "rwsem_down_write_slowpath", LS_SEL_PRIMARY,
+	       LS_RET_ERRPTR, 1);
+	expect(&ks, LS_TGT_RWSEM_R, "rwsem_down_read_slowpath", LS_SEL_PRIMARY,
+	       LS_RET_ERRPTR, 1);
+	expect(&ks, LS_TGT_OSQ, "osq_lock", LS_SEL_PRIMARY, LS_RET_NONE, 1);
+	ls_ksyms_free(&ks);
+}
+
 static void absent(void **state)
 {
 	/* PREEMPT_RT (6.1 rt image): no __mutex_lock, no slow path */
@@ -158,9 +177,9 @@ static void absent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(v4_19),  cmocka_unit_test(v5_4),
-		cmocka_unit_test(v5_10),  cmocka_unit_test(v5_15),
-		cmocka_unit_test(absent),
+		cmocka_unit_test(v4_19),       cmocka_unit_test(v5_4),
+		cmocka_unit_test(v5_10),       cmocka_unit_test(v5_15),
+		cmocka_unit_test(v6_1_debian), cmocka_unit_test(absent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
