@@ -559,6 +559,9 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 	key.addr = lock;
 	key.kind = kind;
 	s = stats_get(&key);
+	/* Keep the mask in the code: the compiler knows d < LS_DEPTH here,
+	 * older verifiers (6.1) cannot learn it from d != LS_DEPTH. */
+	barrier_var(d);
 	top = &ws->w[d & (LS_DEPTH - 1)];
 	top->stack_ref = 0;
 	if (s) {

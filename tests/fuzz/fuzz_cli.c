@@ -43,9 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (o.threshold < 0 || o.threshold > 1e6 || o.min_share < 0 ||
 		    o.min_share > 100 || (o.json && o.cmd != LS_CMD_HIST) ||
 		    (o.batch && o.cmd != LS_CMD_TOP) ||
-		    (o.output && (o.cmd != LS_CMD_RECORD || !*o.output)) ||
+		    (o.output &&
+		     ((o.cmd != LS_CMD_RECORD && o.cmd != LS_CMD_REPORT) ||
+		      !*o.output)) ||
 		    (o.count_set && o.cmd != LS_CMD_TOP &&
-		     o.cmd != LS_CMD_HIST) ||
+		     o.cmd != LS_CMD_HIST && o.cmd != LS_CMD_REPORT) ||
 		    (o.duration > 0 && o.cmd != LS_CMD_HIST &&
 		     o.cmd != LS_CMD_RECORD) ||
 		    (o.filter.name && !*o.filter.name))
