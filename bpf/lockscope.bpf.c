@@ -472,7 +472,7 @@ undo:
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
-	__u32 tid = (__u32)id, zero = 0, kind, d;
+	__u32 tid = (__u32)id, zero = 0, kind, d, ref = 0;
 	struct ls_lock_key key = {};
 	struct ls_lock_stats *s;
 	struct ls_waits *ws;
@@ -539,19 +539,19 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags)
 	key.addr = lock;
 	key.kind = kind;
 	s = stats_get(&key);
-	top = &ws->w[d & (LS_DEPTH - 1)];
-	top->stack_ref = 0;
 	if (s) {
 		__u64 nth = __sync_fetch_and_add(&s->begins, 1);
 
 		add_waiter(s);
-		top->stack_ref = sample_caller(ctx, &key, nth);
-		if (top->stack_ref) /* the stack walk is ours, not the wait */
+		ref = sample_caller(ctx, &key, nth);
+		if (ref) /* the stack walk is ours, not the wait */
 			now = bpf_ktime_get_ns();
 	}
 
+	top = &ws->w[d & (LS_DEPTH - 1)];
 	top->addr = lock;
 	top->tid = tid;
+	top->stack_ref = ref;
 	top->kind = kind;
 	top->start_ns = now;
 	top->phase_ns = now;
