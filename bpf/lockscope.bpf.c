@@ -492,7 +492,7 @@ undo:
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
-	__u32 tid = (__u32)id, zero = 0, kind, d;
+	__u32 tid = (__u32)id, zero = 0, kind, d, ref = 0;
 	struct ls_lock_key key = {};
 	struct ls_lock_stats *s;
 	struct ls_waits *ws;
@@ -559,25 +559,25 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 	key.addr = lock;
 	key.kind = kind;
 	s = stats_get(&key);
-	/* Keep the mask in the code: the compiler knows d < LS_DEPTH here,
-	 * older verifiers (6.1) cannot learn it from d != LS_DEPTH. */
-	barrier_var(d);
-	top = &ws->w[d & (LS_DEPTH - 1)];
-	top->stack_ref = 0;
 	if (s) {
 		__u64 nth = __sync_fetch_and_add(&s->begins, 1);
 
 		add_waiter(s);
-		top->stack_ref = sample_caller(ctx, &key, nth);
+		ref = sample_caller(ctx, &key, nth);
 		if (!nth) /* a new lock: what is it? (once) */
 			ident_resolve(&key, btf);
-		if (top->stack_ref || !nth) /* the stack walk and the name
-					     * are ours, not the wait */
+		if (ref || !nth) /* the stack walk and the name are ours, not
+				  * the wait */
 			now = bpf_ktime_get_ns();
 	}
 
+	/* Keep the mask in the code: the compiler knows d < LS_DEPTH here,
+	 * older verifiers (6.1) cannot learn it from d != LS_DEPTH. */
+	barrier_var(d);
+	top = &ws->w[d & (LS_DEPTH - 1)];
 	top->addr = lock;
 	top->tid = tid;
+	top->stack_ref = ref;
 	top->kind = kind;
 	top->start_ns = now;
 	top->phase_ns = now;
