@@ -597,7 +597,7 @@ def main():
                     help="records for the compare phase (default: new ones)")
     ap.add_argument("--compare-runs", type=int, default=10,
                     help="runs of each workload to record (0: pool only)")
-    ap.add_argument("--compare-draws", type=int, default=40)
+    ap.add_argument("--compare-draws", type=int, default=100)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = ap.parse_args()
     args.workloads = args.workloads.split(",")

@@ -160,7 +160,7 @@ def main():
                     help="directory of records (made by --record)")
     ap.add_argument("--record", type=int, default=0,
                     help="record this many more runs of each workload")
-    ap.add_argument("--draws", type=int, default=40)
+    ap.add_argument("--draws", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     if args.record:
