@@ -109,7 +109,7 @@ def trial(label, draws, pick, say):
         new_fail += rc == 1
         old_fail += old > 0
         flagged += [r["key"] for r in cmp["rows"] if r["regressed"]]
-    top = sorted(set(flagged), key=lambda k: -flagged.count(k))[:3]
+    top = sorted(set(flagged), key=lambda k: (-flagged.count(k), k))[:3]
     say("%-34s %5d  %6d (%5.1f%%)  %6d (%5.1f%%)  %s" % (
         label, draws, new_fail, 100.0 * new_fail / draws, old_fail,
         100.0 * old_fail / draws,
