@@ -571,7 +571,9 @@ def phase_startup(args, res, tmp):
 
 
 def phase_compare(args, res, tmp):
-    pool = args.compare_pool or os.path.join(tmp, "compare-pool")
+    # new records are kept beside the results: the figures' evidence
+    pool = args.compare_pool or os.path.join(
+        args.out, "compare-pool-" + time.strftime("%Y%m%d-%H%M%S"))
     say("== compare: A/A and A/B exit statuses on real records")
     if args.compare_runs:
         compare_rates.record_pool(pool, args.compare_runs, say)
