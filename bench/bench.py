@@ -592,7 +592,9 @@ def phase_startup(args, res, tmp):
 
 
 def phase_compare(args, res, tmp):
-    pool = args.compare_pool or os.path.join(tmp, "compare-pool")
+    # new records are kept beside the results: the figures' evidence
+    pool = args.compare_pool or os.path.join(
+        args.out, "compare-pool-" + time.strftime("%Y%m%d-%H%M%S"))
     say("== compare: A/A and A/B exit statuses on real records")
     if args.compare_runs:
         compare_rates.record_pool(pool, args.compare_runs, say)
@@ -618,7 +620,7 @@ def main():
                     help="records for the compare phase (default: new ones)")
     ap.add_argument("--compare-runs", type=int, default=10,
                     help="runs of each workload to record (0: pool only)")
-    ap.add_argument("--compare-draws", type=int, default=40)
+    ap.add_argument("--compare-draws", type=int, default=100)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     args = ap.parse_args()
     args.workloads = args.workloads.split(",")

@@ -37,7 +37,7 @@ static const char *change_cell(char *b, size_t n, const struct ls_cmp_row *r)
 	if (r->presence == LS_CMP_ONLY_BASE)
 		return "(gone)";
 	if (isinf(r->change_pct))
-		return r->change_pct > 0 ? "+inf%" : "-inf%";
+		return "(was 0)"; /* never "+inf%": no ratio to 0 */
 	snprintf(b, n, "%+.1f%%", r->change_pct);
 	return b;
 }
