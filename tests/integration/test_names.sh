@@ -90,13 +90,31 @@ fi
 
 # a name is stable between runs: the pipe mutex is not named by whichever
 # caller was sampled first
-for i in 1 2; do
-	"$LS" hist --json -d 3 -- "$W/pipe_hammer" 2 2 >"$out/pipe$i.json" 2>/dev/null
-done
+"$LS" hist --json -d 3 -- "$W/pipe_hammer" 2 2 >"$out/pipe1.json" 2>/dev/null
+"$LS" hist --json -d 3 -L pipe_inode_info.mutex -- "$W/pipe_hammer" 2 2 >"$out/pipe2.json" 2>/dev/null
 p1=$(jget "$out/pipe1.json" '[r["name"] for r in sorted(d["locks"], key=lambda r: -r["total_ns"]) if r["kind"] == "mutex"][:1]')
 p2=$(jget "$out/pipe2.json" '[r["name"] for r in sorted(d["locks"], key=lambda r: -r["total_ns"]) if r["kind"] == "mutex"][:1]')
 if [ "$p1" = "$p2" ] && [ "$p1" = "['pipe_inode_info.mutex']" ]; then
 	pass "names: the pipe mutex is pipe_inode_info.mutex in two runs"
 else
 	fail "names: pipe mutex named $p1 then $p2"
+fi
+
+# -L takes a class: every row left is an instance of it (or a lock in it)
+other=$(jget "$out/pipe2.json" '[r["name"] for r in d["locks"] if not r["class"].startswith("pipe_inode_info.mutex")]')
+if [ "$other" = "[]" ]; then
+	pass "names: -L pipe_inode_info.mutex keeps that class: $(jget "$out/pipe2.json" 'sorted({r["name"] for r in d["locks"]})')"
+else
+	fail "names: -L pipe_inode_info.mutex left $other"
+fi
+
+# --by class: one row per class and kind, with its number of locks
+"$LS" hist --json --by class -d 3 -- "$W/pipe_hammer" 2 2 >"$out/class.json" 2>/dev/null
+hashes=$(jget "$out/class.json" '[r["name"] for r in d["locks"] if "#" in r["name"]]')
+multi=$(jget "$out/class.json" '[(r["name"], r["instances"]) for r in d["locks"] if r.get("instances", 1) > 1]')
+dup=$(jget "$out/class.json" '[k for k, n in __import__("collections").Counter((r["class"], r["kind"]) for r in d["locks"]).items() if n > 1]')
+if [ "$hashes" = "[]" ] && [ "$dup" = "[]" ] && [ "$multi" != "[]" ]; then
+	pass "names: --by class folds instances: $multi"
+else
+	fail "names: --by class: instance names $hashes, duplicate classes $dup, folded $multi"
 fi
