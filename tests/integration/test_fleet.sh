@@ -41,7 +41,7 @@ free_port() {
 # start_host N: lockscope serve on 127.0.0.N, a free port; sets HPID and HADDR.
 start_host() {
 	local n=$1 log=$work/serve$1.log
-	"$LS" serve --listen "127.0.0.$n:0" -i 0.5 >"$log" 2>&1 &
+	"$LS" serve --listen "127.0.0.$n:0" -i 0.5 --by class >"$log" 2>&1 &
 	HPID=$!
 	pids+=("$HPID")
 	HADDR=
