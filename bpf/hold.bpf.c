@@ -76,52 +76,7 @@ struct {
 	__type(value, struct ls_holds);
 } hold_tasks_init SEC(".maps");
 
-static __always_inline void bump(void *map, __u32 idx)
-{
-	__u64 *v = bpf_map_lookup_elem(map, &idx);
-
-	if (v)
-		*v += 1; /* per-CPU slot: no atomic needed */
-}
-
-/* log2 slot of @v, as lockscope.bpf.c computes it for waits. */
-static __always_inline __u64 log2_slot(__u64 v)
-{
-	__u64 r = 0, s;
-
-	s = (v > 0xFFFFFFFFULL) << 5;
-	v >>= s;
-	r |= s;
-	s = (v > 0xFFFF) << 4;
-	v >>= s;
-	r |= s;
-	s = (v > 0xFF) << 3;
-	v >>= s;
-	r |= s;
-	s = (v > 0xF) << 2;
-	v >>= s;
-	r |= s;
-	s = (v > 0x3) << 1;
-	v >>= s;
-	r |= s;
-	r |= (v >> 1);
-	if (r >= LS_HIST_SLOTS)
-		r = LS_HIST_SLOTS - 1;
-	return r & (LS_HIST_SLOTS - 1);
-}
-
-static __always_inline void atomic_max(__u64 *p, __u64 v)
-{
-	__u64 old = *p;
-
-	for (int i = 0; i < 4 && v > old; i++) {
-		__u64 seen = __sync_val_compare_and_swap(p, old, v);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
-}
+#include "common.bpf.h"
 
 /* Is @lock watched, and is the current task one we trace? */
 static __always_inline int watched(__u64 lock)

@@ -125,13 +125,7 @@ struct mm_struct___old {
 	struct rw_semaphore mmap_sem;
 } __attribute__((preserve_access_index));
 
-static __always_inline void bump(void *map, __u32 idx)
-{
-	__u64 *v = bpf_map_lookup_elem(map, &idx);
-
-	if (v)
-		*v += 1; /* per-CPU slot: no atomic needed */
-}
+#include "common.bpf.h"
 
 /*
  * The entry of @key in the tid-keyed @map (task_state, probe_state), created
@@ -149,32 +143,6 @@ static __always_inline void *lookup_or_create(void *map, __u32 *key,
 	if (!v)
 		bump(&losses, LS_LOSS_TASK_MAP_FULL);
 	return v;
-}
-
-/* 64-bit throughout and masked: older verifiers lose 32-bit bounds. */
-static __always_inline __u64 log2_slot(__u64 v)
-{
-	__u64 r = 0, s;
-
-	s = (v > 0xFFFFFFFFULL) << 5;
-	v >>= s;
-	r |= s;
-	s = (v > 0xFFFF) << 4;
-	v >>= s;
-	r |= s;
-	s = (v > 0xFF) << 3;
-	v >>= s;
-	r |= s;
-	s = (v > 0xF) << 2;
-	v >>= s;
-	r |= s;
-	s = (v > 0x3) << 1;
-	v >>= s;
-	r |= s;
-	r |= (v >> 1);
-	if (r >= LS_HIST_SLOTS)
-		r = LS_HIST_SLOTS - 1;
-	return r & (LS_HIST_SLOTS - 1);
 }
 
 #include "holders.bpf.h"
@@ -258,34 +226,6 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 }
 
 #include "ident.bpf.h"
-
-static __always_inline void atomic_max(__u64 *p, __u64 v)
-{
-	__u64 old = *p;
-
-	/* Bounded retries: a lost race leaves a value another CPU just raised.
-	 */
-	for (int i = 0; i < 4 && v > old; i++) {
-		__u64 seen = __sync_val_compare_and_swap(p, old, v);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
-}
-
-static __always_inline void atomic_min(__u64 *p, __u64 v)
-{
-	__u64 old = *p;
-
-	for (int i = 0; i < 4 && v < old; i++) {
-		__u64 seen = __sync_val_compare_and_swap(p, old, v);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
-}
 
 static __always_inline void add_waiter(struct ls_lock_stats *s)
 {
