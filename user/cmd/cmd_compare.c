@@ -10,7 +10,7 @@
 #include "util/log.h"
 #include "view/compare_table.h"
 
-static int read_side(char *const *files, int n, struct ls_rec *recs)
+int ls_read_side(char *const *files, int n, struct ls_rec *recs, int by_class)
 {
 	for (int i = 0; i < n; i++) {
 		char why[256], obj[300];
@@ -23,7 +23,8 @@ static int read_side(char *const *files, int n, struct ls_rec *recs)
 					"after it is a NEW file");
 			return -1;
 		}
-		ls_rec_fold_classes(&recs[i]); /* match by lock class */
+		if (by_class) /* match by lock class */
+			ls_rec_fold_classes(&recs[i]);
 	}
 	return 0;
 }
@@ -41,8 +42,8 @@ int ls_cmd_compare(const struct ls_opts *o)
 		ls_fail_errno("read", "records", -12);
 		goto out;
 	}
-	if (read_side(o->files, n[0], recs[0]) ||
-	    read_side(o->argv, n[1], recs[1]))
+	if (ls_read_side(o->files, n[0], recs[0], 1) ||
+	    ls_read_side(o->argv, n[1], recs[1], 1))
 		goto out;
 	if (ls_compare(recs[0], (size_t)n[0], recs[1], (size_t)n[1],
 		       o->threshold, o->min_share_set ? o->min_share : 1.0,

@@ -13,23 +13,6 @@
 #include "util/outfile.h"
 #include "view/report.h"
 
-static int read_all(char *const *files, int n, struct ls_rec *recs)
-{
-	for (int i = 0; i < n; i++) {
-		char why[256], obj[300];
-
-		if (ls_rec_read_file(files[i], &recs[i], why, sizeof(why))) {
-			snprintf(obj, sizeof(obj), "record '%.256s'", files[i]);
-			ls_fail("read", obj, why);
-			if (files[i][0] == '-')
-				ls_hint("options go before --: everything "
-					"after it is a NEW file");
-			return -1;
-		}
-	}
-	return 0;
-}
-
 int ls_cmd_report(const struct ls_opts *o)
 {
 	int n[2] = {o->nfiles, o->argv ? o->argc : 0}, rc = 2, err;
@@ -46,8 +29,9 @@ int ls_cmd_report(const struct ls_opts *o)
 		rc = 1;
 		goto out;
 	}
-	if (read_all(o->files, n[0], recs[0]) ||
-	    read_all(o->argv, n[1], recs[1]))
+	/* a compare page matches locks by class, as compare does */
+	if (ls_read_side(o->files, n[0], recs[0], n[1] > 0) ||
+	    ls_read_side(o->argv, n[1], recs[1], 1))
 		goto out;
 	if (n[1] && ls_compare(recs[0], (size_t)n[0], recs[1], (size_t)n[1],
 			       o->threshold,
