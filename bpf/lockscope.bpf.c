@@ -177,7 +177,6 @@ static __always_inline __u64 log2_slot(__u64 v)
 	return r & (LS_HIST_SLOTS - 1);
 }
 
-#include "holders.bpf.h"
 
 static __always_inline __u32 kind_of(__u32 flags)
 {
@@ -258,6 +257,8 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 }
 
 #include "ident.bpf.h"
+#include "vcpu.bpf.h"
+#include "holders.bpf.h"
 
 static __always_inline void atomic_max(__u64 *p, __u64 v)
 {

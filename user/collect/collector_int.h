@@ -71,6 +71,7 @@ struct ls_collector {
 	/* names from memory layout (names.c) */
 	struct btf *btf;	    /* the kernel's BTF, NULL if absent */
 	uint64_t rq_off, pcpu_size; /* runqueues in .data..percpu; size */
+	uint64_t steal_off; /* steal_time in .data..percpu (vcpu.c); 0: off */
 	uint64_t page_size;
 	uint64_t *pcpu_base;	    /* per CPU, as BPF learnt it; 0: not yet */
 	unsigned nbases;	    /* CPUs with a base */

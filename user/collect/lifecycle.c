@@ -60,6 +60,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 					 ? (__u32)c->ncpus_possible
 					 : LS_MAX_CPUS);
 	skel->rodata->percpu_rq_off = c->rq_off;
+	skel->rodata->steal_time_off = c->steal_off;
 	bpf_program__set_autoload(skel->progs.begin_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.end_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.begin_raw, tp && !use_btf);

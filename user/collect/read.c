@@ -92,10 +92,10 @@ static int add_lock(struct ls_collector *c, const void *k, const void *v,
 	struct ls_snapshot *s = arg;
 	struct ls_row *r = ls_snap_add_row(s, k);
 
-	(void)c;
 	if (!r)
 		return -ENOMEM;
 	memcpy(&r->st, v, sizeof(r->st));
+	r->vcpu_known = c->steal_off != 0;
 	return 0;
 }
 

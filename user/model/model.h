@@ -54,8 +54,10 @@ struct ls_row {
 	uint64_t caller_samples; /* every sampled stack of this lock */
 	uint64_t caller_wait_ns; /* wait time of those sampled waits (a
 				  * counter: deltas hold its increase) */
-	int max_bound; /* delta rows: st.max_ns is an upper bound of the
-			* interval's longest wait, not the wait itself */
+	int vcpu_known; /* holder_*[LS_HOLDER_VCPU_PREEMPTED] was measured
+			 * (user/collect/vcpu.c); else running includes it */
+	int max_bound;	/* delta rows: st.max_ns is an upper bound of the
+			 * interval's longest wait, not the wait itself */
 	/* sampled holders (cumulative, like callers), most tenure first;
 	 * hold_sampled_ns sums every sampled site, kept or not */
 	struct ls_hold_site hsites[LS_ROW_HOLDERS];
