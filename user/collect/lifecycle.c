@@ -303,6 +303,7 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	}
 	c->ncpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ls_names_init(c);
+	ls_steal_start(c);
 	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt,
 			c->refused, sizeof(c->refused));
 	if (!probes_honoured(c, 0) || !hold_honoured(c, 0))

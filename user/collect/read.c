@@ -277,6 +277,7 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->mono_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	s->epoch = c->epoch;
+	ls_steal_since(c, &s->steal);
 	if (!s->cpu_all && ls_snap_set_ncpus(s, (unsigned)c->ncpus_possible))
 		return -ENOMEM;
 	err = read_percpu(c, c->skel->maps.counters, s->ctr, LS_CTR_MAX);

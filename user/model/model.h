@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "lockscope.h"
+#include "model/steal.h"
 
 #define LS_NAME_MAX 160	 /* display name of a lock */
 #define LS_FN_MAX 96	 /* caller function name, truncated */
@@ -135,7 +136,8 @@ struct ls_snapshot {
 	/* tasks waiting on sleeping locks when read (a gauge, not a delta) */
 	struct ls_waiter *waiting;
 	size_t nwaiting, waiting_cap;
-	uint64_t waiting_ns; /* CLOCK_MONOTONIC right after they were read */
+	uint64_t waiting_ns;   /* CLOCK_MONOTONIC right after they were read */
+	struct ls_steal steal; /* hypervisor steal since start (a counter) */
 	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
 	 * of two), valid while kidx_n == nrows; rows stay where they are */
 	uint64_t *kidx;

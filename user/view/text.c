@@ -3,6 +3,7 @@
  * batch frames. */
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "view/fmt.h"
 #include "view/hist_text.h"
 #include "view/holders_text.h"
@@ -142,6 +143,14 @@ static void row_summary(FILE *f, const struct ls_row *r)
 	}
 }
 
+void ls_print_steal(FILE *f, const struct ls_snapshot *s)
+{
+	char buf[160];
+
+	ls_steal_format(buf, sizeof(buf), &s->steal, sysconf(_SC_CLK_TCK));
+	fprintf(f, "steal (CPU time the hypervisor took): %s\n", buf);
+}
+
 void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		   unsigned n, const char *sources, unsigned hz,
 		   unsigned stack_every)
@@ -156,6 +165,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		(unsigned long long)s->ctr[LS_CTR_END],
 		(unsigned long long)s->ctr[LS_CTR_RECORDED], s->nrows,
 		stack_every);
+	ls_print_steal(f, s);
 	ls_print_losses(f, s);
 	if (!s->nrows)
 		fprintf(f, "\nno contended locks seen\n");
@@ -204,6 +214,7 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 		(double)d->ctr[LS_CTR_END] / secs,
 		all ? 100.0 * (double)spin / (double)all : 0.0);
 	ls_print_losses(f, d);
+	ls_print_steal(f, d);
 	if (extra)
 		fprintf(f, "%s\n", extra);
 	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %5s %s\n",
