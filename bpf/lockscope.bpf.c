@@ -177,7 +177,6 @@ static __always_inline __u64 log2_slot(__u64 v)
 	return r & (LS_HIST_SLOTS - 1);
 }
 
-
 static __always_inline __u32 kind_of(__u32 flags)
 {
 	if (flags & LS_LCB_MUTEX)
