@@ -87,6 +87,23 @@ static void spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
 	}
 }
 
+/* The spin share read against steal: what the hypervisor took of the
+ * vCPUs' time over the run (samples are taken only while a vCPU runs). */
+static void steal_share(FILE *f, const struct ls_snapshot *s, double secs)
+{
+	long tck = sysconf(_SC_CLK_TCK);
+	double st, all = secs * s->steal.ncpus;
+
+	if (!s->steal.ncpus || tck <= 0 || all <= 0)
+		return;
+	st = (double)s->steal.total / (double)tck;
+	fprintf(f,
+		"  against steal: the hypervisor took %.2f%% of the %u vCPUs' "
+		"time (%.2fs of %.1fs); shares above are of the time they "
+		"ran\n",
+		100.0 * st / all, s->steal.ncpus, st, all);
+}
+
 static void row_summary(FILE *f, const struct ls_row *r)
 {
 	char t[16], a[16], mx[16], mn[16], sp[16], sl[16];
@@ -194,8 +211,10 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 	if (shown < s->nrows)
 		fprintf(f, "\n(%zu more locks not shown; -n to show more)\n",
 			s->nrows - shown);
-	if (hz)
+	if (hz) {
 		spin_share(f, s, hz);
+		steal_share(f, s, secs);
+	}
 }
 
 void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
