@@ -7,8 +7,9 @@
  * (percpu_base, ident.bpf.h) plus steal_time's BTF offset in .data..percpu
  * (rodata steal_time_off, set by user space; 0 leaves it off).  A running
  * holder whose CPU's base is not learnt yet stays running and is counted
- * (LS_CTR_VCPU_UNREAD).  Included once, from lockscope.bpf.c, after
- * ident.bpf.h and before holders.bpf.h.
+ * (LS_CTR_VCPU_UNREAD); the waiter's own CPU then learns its base.
+ * Included once, from lockscope.bpf.c, after ident.bpf.h and before
+ * holders.bpf.h.
  */
 #ifndef LS_VCPU_BPF_H
 #define LS_VCPU_BPF_H
@@ -58,6 +59,8 @@ static __always_inline __u32 vcpu_split(struct task_struct *t, __u32 state)
 		goto unread;
 	return pre & LS_KVM_VCPU_PREEMPTED ? LS_HOLDER_VCPU_PREEMPTED : state;
 unread:
+	/* learn this CPU's base now: its holders are read from then on */
+	ident_learn_percpu(bpf_get_smp_processor_id());
 	bump(&counters, LS_CTR_VCPU_UNREAD);
 	return state;
 }
