@@ -8,7 +8,7 @@
  * container), index.c (finding rows by key), delta.c (intervals), sort.c
  * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
  * owner.c (owner words), holder.c (the holder side: states, sites, tenure),
- * fold.c (lock classes).
+ * fold.c (lock classes), steal.c (steal time from /proc/stat).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
