@@ -145,8 +145,6 @@ static __always_inline void *lookup_or_create(void *map, __u32 *key,
 	return v;
 }
 
-#include "holders.bpf.h"
-
 static __always_inline __u32 kind_of(__u32 flags)
 {
 	if (flags & LS_LCB_MUTEX)
@@ -226,6 +224,8 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 }
 
 #include "ident.bpf.h"
+#include "vcpu.bpf.h"
+#include "holders.bpf.h"
 
 static __always_inline void add_waiter(struct ls_lock_stats *s)
 {

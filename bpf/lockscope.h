@@ -77,13 +77,16 @@ enum ls_phase {
  * the waiter starts waiting; its second begin (going to sleep) reads nothing.
  */
 enum ls_holder {
-	LS_HOLDER_UNKNOWN = 0, /* no owner word (spinlocks...), reader-owned
-				* rwsem, or a read that failed */
-	LS_HOLDER_RUNNING,     /* owner task on a CPU (task->on_cpu) */
-	LS_HOLDER_PREEMPTED,   /* runnable, off CPU (on_rq, not on_cpu) */
-	LS_HOLDER_SLEEPING,    /* blocked with the lock held (neither) */
-	LS_HOLDER_FREE,	       /* owner word 0: released just then (handoff
-				* race between the fast path and the begin) */
+	LS_HOLDER_UNKNOWN = 0,	  /* no owner word (spinlocks...), reader-owned
+				   * rwsem, or a read that failed */
+	LS_HOLDER_RUNNING,	  /* owner task on a CPU (task->on_cpu) */
+	LS_HOLDER_PREEMPTED,	  /* runnable, off CPU (on_rq, not on_cpu) */
+	LS_HOLDER_SLEEPING,	  /* blocked with the lock held (neither) */
+	LS_HOLDER_FREE,		  /* owner word 0: released just then (handoff
+				   * race between the fast path and the begin) */
+	LS_HOLDER_VCPU_PREEMPTED, /* on a CPU whose vCPU the hypervisor
+				   * preempted (steal_time.preempted,
+				   * bpf/vcpu.bpf.h) */
 	LS_HOLDER_MAX,
 };
 
@@ -141,6 +144,9 @@ enum ls_counter {
 	LS_CTR_HOLDER_STACKS,  /* holder stacks taken at contention_end */
 	/* --hold: holds of watched locks measured */
 	LS_CTR_HOLDS,
+	/* running holders whose CPU's steal_time could not be read (its
+	 * per-CPU base not learnt yet): left running */
+	LS_CTR_VCPU_UNREAD,
 	LS_CTR_MAX,
 };
 
@@ -354,6 +360,9 @@ struct ls_owner_args {
  */
 #define LS_CACHE_NAME 32 /* slab cache name kept, truncated */
 #define LS_MAX_CPUS 1024 /* percpu_base entries at most */
+/* struct kvm_steal_time.preempted: the vCPU is preempted by the host
+ * (KVM_VCPU_PREEMPTED, arch/x86/include/uapi/asm/kvm_para.h) */
+#define LS_KVM_VCPU_PREEMPTED 0x1
 
 enum ls_ident_src {
 	LS_IDENT_NONE = 0,  /* not a slab object (or the cache is unknown) */

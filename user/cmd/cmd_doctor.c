@@ -66,6 +66,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 
 	{
 		struct ls_holder_feature hf[8];
+		enum ls_vcpu_flag hf_vcpu;
 		unsigned n = ls_probe_holders(hf, 8);
 
 		printf("\nholder state at wait start (owner words, CO-RE):\n");
@@ -78,6 +79,10 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		printf("  %-28s every kind, from contention_end (upper "
 		       "bound: handoff latency included)\n",
 		       "handoff tenure");
+		hf_vcpu = ls_vcpu_check();
+		printf("  %-28s %s: %s\n", "vcpu-preempted holder",
+		       hf_vcpu == LS_VCPU_READ ? "read" : "not read",
+		       ls_vcpu_reason(hf_vcpu));
 	}
 	printf("\nkernel BTF: %s\n",
 	       access("/sys/kernel/btf/vmlinux", R_OK)

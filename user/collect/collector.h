@@ -80,6 +80,23 @@ struct ls_naming_row {
 	char reason[200];
 };
 
+/* Whether a running holder's vCPU preemption is read (vcpu.c). */
+enum ls_vcpu_flag {
+	LS_VCPU_READ = 0, /* steal_time.preempted through per-CPU bases */
+	LS_VCPU_NO_HOST,  /* no KVM steal time (bare metal, other host) */
+	LS_VCPU_NO_BTF,	  /* no steal_time or its preempted in BTF */
+	LS_VCPU_NO_BASES, /* per-CPU bases cannot be learnt */
+};
+struct btf;
+/* The flag's availability, and steal_time's .data..percpu offset in
+ * @steal_off (0 unless LS_VCPU_READ); @rq_off: runqueues' offset. */
+enum ls_vcpu_flag ls_vcpu_probe(const struct btf *btf, uint64_t rq_off,
+				uint64_t *steal_off);
+/* The same for this machine's kernel, loading its BTF (doctor). */
+enum ls_vcpu_flag ls_vcpu_check(void);
+/* Doctor's line for @f. */
+const char *ls_vcpu_reason(enum ls_vcpu_flag f);
+
 /* Fill @rows (LS_NAMES_MAX) for a kernel whose tracepoints run by @tp's
  * mechanism and whose kallsyms has @data_syms data symbols. */
 void ls_naming_probe(const struct ls_source *tp, size_t data_syms,

@@ -71,6 +71,8 @@ struct ls_collector {
 	/* names from memory layout (names.c) */
 	struct btf *btf;	    /* the kernel's BTF, NULL if absent */
 	uint64_t rq_off, pcpu_size; /* runqueues in .data..percpu; size */
+	uint64_t steal_off; /* steal_time in .data..percpu (vcpu.c); 0: off */
+	struct ls_steal steal0; /* /proc/stat's steal at start (steal.c) */
 	uint64_t page_size;
 	uint64_t *pcpu_base;	    /* per CPU, as BPF learnt it; 0: not yet */
 	unsigned nbases;	    /* CPUs with a base */
@@ -80,6 +82,10 @@ struct ls_collector {
 	size_t nident, ident_cap;
 	struct ls_instances inst; /* #2, #3 ... of names shared by locks */
 };
+
+/* Steal time (steal.c): note it at start; since start into @out. */
+void ls_steal_start(struct ls_collector *c);
+void ls_steal_since(struct ls_collector *c, struct ls_steal *out);
 
 /* libbpf's messages are muted while this is set (owner.c's first load). */
 extern int ls_libbpf_quiet;

@@ -60,6 +60,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 					 ? (__u32)c->ncpus_possible
 					 : LS_MAX_CPUS);
 	skel->rodata->percpu_rq_off = c->rq_off;
+	skel->rodata->steal_time_off = c->steal_off;
 	bpf_program__set_autoload(skel->progs.begin_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.end_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.begin_raw, tp && !use_btf);
@@ -302,6 +303,7 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	}
 	c->ncpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ls_names_init(c);
+	ls_steal_start(c);
 	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt,
 			c->refused, sizeof(c->refused));
 	if (!probes_honoured(c, 0) || !hold_honoured(c, 0))

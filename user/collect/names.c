@@ -98,6 +98,7 @@ int ls_names_init(struct ls_collector *c)
 		c->rq_off = 0;
 		c->pcpu_size = 0;
 	}
+	ls_vcpu_probe(c->btf, c->rq_off, &c->steal_off);
 	return 0;
 }
 

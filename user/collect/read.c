@@ -92,10 +92,10 @@ static int add_lock(struct ls_collector *c, const void *k, const void *v,
 	struct ls_snapshot *s = arg;
 	struct ls_row *r = ls_snap_add_row(s, k);
 
-	(void)c;
 	if (!r)
 		return -ENOMEM;
 	memcpy(&r->st, v, sizeof(r->st));
+	r->vcpu_known = c->steal_off != 0;
 	return 0;
 }
 
@@ -277,6 +277,7 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->mono_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	s->epoch = c->epoch;
+	ls_steal_since(c, &s->steal);
 	if (!s->cpu_all && ls_snap_set_ncpus(s, (unsigned)c->ncpus_possible))
 		return -ENOMEM;
 	err = read_percpu(c, c->skel->maps.counters, s->ctr, LS_CTR_MAX);

@@ -80,6 +80,9 @@ struct json_object *ls_holders_to_json(const struct ls_row *r)
 	json_object_object_add(
 		o, "has_owner_word",
 		json_object_new_boolean(ls_kind_has_owner(r->key.kind)));
+	/* false: vcpu-preempted was not measured (running includes it) */
+	json_object_object_add(o, "vcpu_flag_read",
+			       json_object_new_boolean(r->vcpu_known));
 	json_object_object_add(o, "waits", by_state(st->holder_waits));
 	json_object_object_add(o, "wait_ns", by_state(st->holder_ns));
 	json_object_object_add(o, "preempted_pct",

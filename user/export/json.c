@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* json.c - snapshots as JSON (json-c): hist --json and the lock rows of
  * record files. */
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include "export/holders_json.h"
@@ -132,6 +133,25 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	return o;
 }
 
+/* Steal time in seconds, per CPU: null when /proc/stat had none. */
+static struct json_object *steal_json(const struct ls_steal *st)
+{
+	struct json_object *o, *cpus;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!st->ncpus || hz <= 0)
+		return NULL;
+	o = json_object_new_object();
+	cpus = json_object_new_array();
+	json_object_object_add(o, "seconds",
+			       json_object_new_double((double)st->total / hz));
+	for (unsigned i = 0; i < st->ncpus; i++)
+		json_object_array_add(
+			cpus, json_object_new_double((double)st->cpu[i] / hz));
+	json_object_object_add(o, "per_cpu_s", cpus);
+	return o;
+}
+
 struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 {
 	struct json_object *o = json_object_new_object();
@@ -198,6 +218,7 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 	json_object_object_add(o, "counters", ctr);
 	json_object_object_add(o, "losses", loss);
 	json_object_object_add(o, "sampler", samp);
+	json_object_object_add(o, "steal", steal_json(&s->steal));
 	json_object_object_add(o, "cost", cost);
 	json_object_object_add(o, "locks", locks);
 	return o;

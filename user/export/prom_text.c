@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "export/prom.h"
 #include "model/hist.h"
 
@@ -441,6 +442,25 @@ static void sampler_metrics(const struct out *o, const struct ls_snapshot *s,
 	}
 }
 
+/* The hypervisor's steal time per CPU since start (/proc/stat's steal
+ * column), when /proc/stat has one. */
+static void steal_metrics(const struct out *o, const struct ls_snapshot *s)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	char l[32];
+
+	if (!s->steal.ncpus || hz <= 0)
+		return;
+	family(o, "lockscope_cpu_steal_seconds", "counter", "seconds",
+	       "Time the hypervisor gave this vCPU's physical CPU to something "
+	       "else while the vCPU was runnable (steal), since start.");
+	for (unsigned i = 0; i < s->steal.ncpus; i++) {
+		snprintf(l, sizeof(l), "cpu=\"%u\"", i);
+		sample_f(o, "lockscope_cpu_steal_seconds_total", l,
+			 (double)s->steal.cpu[i] / (double)hz);
+	}
+}
+
 static void cost_metrics(const struct out *o, const struct ls_snapshot *s,
 			 const struct ls_prom_meta *m)
 {
@@ -570,6 +590,7 @@ static int write_all(FILE *f, const struct ls_prom *p,
 			lock_family(&o, p, all, n, (enum lock_field)fld);
 	free(all);
 	sampler_metrics(&o, cur, prev);
+	steal_metrics(&o, cur);
 	self_metrics(&o, p, cur, m);
 	cost_metrics(&o, cur, m);
 	process_metrics(&o, m);

@@ -38,12 +38,20 @@ int ls_rec_read_holder(struct ls_rd *rd, struct json_object *lock,
 					 "%s.holder.%s: missing or not an "
 					 "object",
 					 path, key);
-		for (unsigned s = 0; s < LS_HOLDER_MAX; s++)
+		for (unsigned s = 0; s < LS_HOLDER_MAX; s++) {
+			/* files before the vCPU split: running includes it */
+			if (s == LS_HOLDER_VCPU_PREEMPTED &&
+			    !json_object_object_get_ex(w, ls_holder_name(s),
+						       NULL)) {
+				out[s] = 0;
+				continue;
+			}
 			if (u64_of(w, ls_holder_name(s), &out[s]))
 				return ls_rd_bad(rd,
 						 "%s.holder.%s.%s: missing or "
 						 "not a non-negative integer",
 						 path, key, ls_holder_name(s));
+		}
 	}
 	if (u64_of(h, "tenure_ns", &l->tenure_ns))
 		return ls_rd_bad(rd,

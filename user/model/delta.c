@@ -127,6 +127,7 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		out->ctr[i] = sub(cur->ctr[i], prev->ctr[i]);
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
 		out->loss[i] = sub(cur->loss[i], prev->loss[i]);
+	ls_steal_sub(&out->steal, &cur->steal, &prev->steal);
 	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++)
 		out->func_samples[i] =
 			sub(cur->func_samples[i], prev->func_samples[i]);

@@ -94,6 +94,7 @@ static const char *const ctr_names[LS_CTR_MAX] = {
 	[LS_CTR_SLOW_CALLS] = "slow-path calls",
 	[LS_CTR_HOLDER_STACKS] = "holder stacks",
 	[LS_CTR_HOLDS] = "holds measured",
+	[LS_CTR_VCPU_UNREAD] = "holder vCPU flag unread",
 };
 
 const char *ls_ctr_name(unsigned ctr)

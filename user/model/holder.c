@@ -7,9 +7,12 @@
 #include "model/model.h"
 
 static const char *const holder_names[LS_HOLDER_MAX] = {
-	[LS_HOLDER_UNKNOWN] = "unknown",     [LS_HOLDER_RUNNING] = "running",
-	[LS_HOLDER_PREEMPTED] = "preempted", [LS_HOLDER_SLEEPING] = "sleeping",
+	[LS_HOLDER_UNKNOWN] = "unknown",
+	[LS_HOLDER_RUNNING] = "running",
+	[LS_HOLDER_PREEMPTED] = "preempted",
+	[LS_HOLDER_SLEEPING] = "sleeping",
 	[LS_HOLDER_FREE] = "free",
+	[LS_HOLDER_VCPU_PREEMPTED] = "vcpu-preempted",
 };
 
 const char *ls_holder_name(unsigned state)

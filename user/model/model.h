@@ -8,7 +8,7 @@
  * container), index.c (finding rows by key), delta.c (intervals), sort.c
  * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
  * owner.c (owner words), holder.c (the holder side: states, sites, tenure),
- * fold.c (lock classes).
+ * fold.c (lock classes), steal.c (steal time from /proc/stat).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "lockscope.h"
+#include "model/steal.h"
 
 #define LS_NAME_MAX 160	 /* display name of a lock */
 #define LS_FN_MAX 96	 /* caller function name, truncated */
@@ -54,8 +55,10 @@ struct ls_row {
 	uint64_t caller_samples; /* every sampled stack of this lock */
 	uint64_t caller_wait_ns; /* wait time of those sampled waits (a
 				  * counter: deltas hold its increase) */
-	int max_bound; /* delta rows: st.max_ns is an upper bound of the
-			* interval's longest wait, not the wait itself */
+	int vcpu_known; /* holder_*[LS_HOLDER_VCPU_PREEMPTED] was measured
+			 * (user/collect/vcpu.c); else running includes it */
+	int max_bound;	/* delta rows: st.max_ns is an upper bound of the
+			 * interval's longest wait, not the wait itself */
 	/* sampled holders (cumulative, like callers), most tenure first;
 	 * hold_sampled_ns sums every sampled site, kept or not */
 	struct ls_hold_site hsites[LS_ROW_HOLDERS];
@@ -133,7 +136,8 @@ struct ls_snapshot {
 	/* tasks waiting on sleeping locks when read (a gauge, not a delta) */
 	struct ls_waiter *waiting;
 	size_t nwaiting, waiting_cap;
-	uint64_t waiting_ns; /* CLOCK_MONOTONIC right after they were read */
+	uint64_t waiting_ns;   /* CLOCK_MONOTONIC right after they were read */
+	struct ls_steal steal; /* hypervisor steal since start (a counter) */
 	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
 	 * of two), valid while kidx_n == nrows; rows stay where they are */
 	uint64_t *kidx;

@@ -13,9 +13,10 @@ static double pct(uint64_t a, uint64_t b)
 
 void ls_print_holder_states(FILE *f, const struct ls_row *r)
 {
-	static const unsigned order[] = {LS_HOLDER_RUNNING, LS_HOLDER_PREEMPTED,
-					 LS_HOLDER_SLEEPING, LS_HOLDER_FREE,
-					 LS_HOLDER_UNKNOWN};
+	static const unsigned order[] = {
+		LS_HOLDER_RUNNING,   LS_HOLDER_VCPU_PREEMPTED,
+		LS_HOLDER_PREEMPTED, LS_HOLDER_SLEEPING,
+		LS_HOLDER_FREE,	     LS_HOLDER_UNKNOWN};
 	uint64_t all = 0;
 	int first = 1;
 
@@ -25,7 +26,16 @@ void ls_print_holder_states(FILE *f, const struct ls_row *r)
 		unsigned h = order[i];
 		char d[16];
 
-		if (!r->st.holder_waits[h])
+		/* measured: shown even at 0%; else never as a 0% */
+		if (h == LS_HOLDER_VCPU_PREEMPTED && all &&
+		    r->st.holder_waits[LS_HOLDER_RUNNING] && !r->vcpu_known) {
+			fprintf(f, "%svcpu-preempted not known",
+				first ? "" : ", ");
+			first = 0;
+			continue;
+		}
+		if (!r->st.holder_waits[h] &&
+		    !(h == LS_HOLDER_VCPU_PREEMPTED && r->vcpu_known && all))
 			continue;
 		fprintf(f, "%s%s %.1f%% (%s)", first ? "" : ", ",
 			ls_holder_name(h), pct(r->st.holder_waits[h], all),

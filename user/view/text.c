@@ -3,6 +3,7 @@
  * batch frames. */
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "view/fmt.h"
 #include "view/hist_text.h"
 #include "view/holders_text.h"
@@ -86,6 +87,23 @@ static void spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
 	}
 }
 
+/* The spin share read against steal: what the hypervisor took of the
+ * vCPUs' time over the run (samples are taken only while a vCPU runs). */
+static void steal_share(FILE *f, const struct ls_snapshot *s, double secs)
+{
+	long tck = sysconf(_SC_CLK_TCK);
+	double st, all = secs * s->steal.ncpus;
+
+	if (!s->steal.ncpus || tck <= 0 || all <= 0)
+		return;
+	st = (double)s->steal.total / (double)tck;
+	fprintf(f,
+		"  against steal: the hypervisor took %.2f%% of the %u vCPUs' "
+		"time (%.2fs of %.1fs); shares above are of the time they "
+		"ran\n",
+		100.0 * st / all, s->steal.ncpus, st, all);
+}
+
 static void row_summary(FILE *f, const struct ls_row *r)
 {
 	char t[16], a[16], mx[16], mn[16], sp[16], sl[16];
@@ -142,6 +160,14 @@ static void row_summary(FILE *f, const struct ls_row *r)
 	}
 }
 
+void ls_print_steal(FILE *f, const struct ls_snapshot *s)
+{
+	char buf[160];
+
+	ls_steal_format(buf, sizeof(buf), &s->steal, sysconf(_SC_CLK_TCK));
+	fprintf(f, "steal (CPU time the hypervisor took): %s\n", buf);
+}
+
 void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		   unsigned n, const char *sources, unsigned hz,
 		   unsigned stack_every)
@@ -156,6 +182,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		(unsigned long long)s->ctr[LS_CTR_END],
 		(unsigned long long)s->ctr[LS_CTR_RECORDED], s->nrows,
 		stack_every);
+	ls_print_steal(f, s);
 	ls_print_losses(f, s);
 	if (!s->nrows)
 		fprintf(f, "\nno contended locks seen\n");
@@ -184,8 +211,10 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 	if (shown < s->nrows)
 		fprintf(f, "\n(%zu more locks not shown; -n to show more)\n",
 			s->nrows - shown);
-	if (hz)
+	if (hz) {
 		spin_share(f, s, hz);
+		steal_share(f, s, secs);
+	}
 }
 
 void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
@@ -204,6 +233,7 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 		(double)d->ctr[LS_CTR_END] / secs,
 		all ? 100.0 * (double)spin / (double)all : 0.0);
 	ls_print_losses(f, d);
+	ls_print_steal(f, d);
 	if (extra)
 		fprintf(f, "%s\n", extra);
 	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %5s %s\n",

@@ -9,6 +9,8 @@
 
 /* "losses: none" or "losses: 3 (end without begin 2, stack failed 1)". */
 void ls_print_losses(FILE *f, const struct ls_snapshot *s);
+/* The steal line: hypervisor steal time of @s, per CPU. */
+void ls_print_steal(FILE *f, const struct ls_snapshot *s);
 /* hist report for @s (rows already filtered and sorted), @n locks. */
 void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		   unsigned n, const char *sources, unsigned hz,

@@ -3,6 +3,7 @@
  * events, losses, spin share, lockscope's cost) and its status line. */
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "view/top_lines.h"
 #include "view/top_text.h"
 
@@ -137,6 +138,10 @@ unsigned ls_top_header(const struct ls_top *t, const struct ls_top_frame *fr,
 		spin_line(buf, sizeof(buf), fr);
 		n = ls_wrap_lines(lines, n, max, buf, width);
 		ls_top_cost(buf, sizeof(buf), fr);
+		n = ls_wrap_lines(lines, n, max, buf, width);
+		strcpy(buf, "steal (hypervisor): ");
+		ls_steal_format(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				&d->steal, sysconf(_SC_CLK_TCK));
 		n = ls_wrap_lines(lines, n, max, buf, width);
 	}
 	return n;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <cmocka.h>
@@ -133,8 +134,11 @@ static void test_holder_series(void **state)
 	r = add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg",
 		5, 5000);
 	r->st.holder_waits[LS_HOLDER_PREEMPTED] = 2;
-	r->st.holder_waits[LS_HOLDER_RUNNING] = 3;
+	r->st.holder_waits[LS_HOLDER_RUNNING] = 2;
+	r->st.holder_waits[LS_HOLDER_VCPU_PREEMPTED] = 1;
 	r->st.holder_ns[LS_HOLDER_PREEMPTED] = 1500000000ULL;
+	s.steal.ncpus = 2; /* steal since start: 1 s on cpu1 */
+	s.steal.cpu[1] = s.steal.total = (uint64_t)sysconf(_SC_CLK_TCK);
 	r->st.tenure_ns = 250000000ULL;
 	ls_snap_index(&s);
 	ls_prom_init(&p, 10, 0, 1);
@@ -143,7 +147,13 @@ static void test_holder_series(void **state)
 	assert_true(value(t, "lockscope_lock_holder_waits_total{" A
 			     ",holder_state=\"preempted\"}") == 2);
 	assert_true(value(t, "lockscope_lock_holder_waits_total{" A
-			     ",holder_state=\"running\"}") == 3);
+			     ",holder_state=\"running\"}") == 2);
+	assert_true(value(t, "lockscope_lock_holder_waits_total{" A
+			     ",holder_state=\"vcpu-preempted\"}") == 1);
+	assert_true(value(t, "lockscope_cpu_steal_seconds_total{cpu=\"0\"}") ==
+		    0);
+	assert_true(value(t, "lockscope_cpu_steal_seconds_total{cpu=\"1\"}") ==
+		    1);
 	assert_true(value(t, "lockscope_lock_holder_waits_total{" A
 			     ",holder_state=\"sleeping\"}") == 0);
 	assert_true(value(t, "lockscope_lock_holder_wait_seconds_total{" A

@@ -180,13 +180,58 @@ static void outputs(void **state)
 	json_object_put(o);
 }
 
+/* The vCPU split: measured, vcpu-preempted shows even at 0%; not
+ * measured, it is "not known", never 0%; JSON says which. */
+static char *states_text(const struct ls_row *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ls_print_holder_states(f, r);
+	fclose(f);
+	return buf;
+}
+
+static void vcpu_split(void **state)
+{
+	struct json_object *o, *v;
+	struct ls_row r;
+	char *t;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.key.kind = LS_KIND_MUTEX;
+	r.st.holder_waits[LS_HOLDER_RUNNING] = 3;
+	r.st.holder_waits[LS_HOLDER_VCPU_PREEMPTED] = 1;
+	r.vcpu_known = 1;
+	t = states_text(&r);
+	assert_non_null(strstr(t, "running 75.0%"));
+	assert_non_null(strstr(t, "vcpu-preempted 25.0%"));
+	free(t);
+	r.st.holder_waits[LS_HOLDER_VCPU_PREEMPTED] = 0;
+	t = states_text(&r);
+	assert_non_null(strstr(t, "vcpu-preempted 0.0%"));
+	free(t);
+	r.vcpu_known = 0;
+	t = states_text(&r);
+	assert_non_null(strstr(t, "vcpu-preempted not known"));
+	assert_null(strstr(t, "vcpu-preempted 0"));
+	free(t);
+	o = ls_holders_to_json(&r);
+	assert_true(json_object_object_get_ex(o, "vcpu_flag_read", &v));
+	assert_false(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(o, "waits", &v));
+	assert_true(json_object_object_get_ex(v, "vcpu-preempted", &v));
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(classify),
-		cmocka_unit_test(sites_top),
-		cmocka_unit_test(shares_and_delta),
-		cmocka_unit_test(outputs),
+		cmocka_unit_test(classify),	    cmocka_unit_test(sites_top),
+		cmocka_unit_test(shares_and_delta), cmocka_unit_test(outputs),
+		cmocka_unit_test(vcpu_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

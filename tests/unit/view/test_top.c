@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "model/hist.h"
 #include "model/model.h"
@@ -424,6 +425,8 @@ static void header_text(void **state)
 	snprintf(d.prog[2].name, sizeof(d.prog[2].name), "cpu_sample");
 	cur.loss[LS_LOSS_END_UNMATCHED] = 7;
 	d.loss[LS_LOSS_END_UNMATCHED] = 2;
+	d.steal.ncpus = 2; /* steal ticks this interval */
+	d.steal.cpu[1] = d.steal.total = (uint64_t)sysconf(_SC_CLK_TCK) / 2;
 	ls_top_init(&t, LS_SORT_TOTAL, 2.0);
 	ls_top_view(&t, &d, NULL);
 	fr.delta = &d;
@@ -436,7 +439,9 @@ static void header_text(void **state)
 	fr.agent_cpu = 0.4;
 	fr.when = 0;
 	n = ls_top_header(&t, &fr, 80, lines, LS_TOP_HEADER_LINES);
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 6);
+	assert_string_equal(lines[5], "steal (hypervisor): 0.50s (cpu0 0.00s, "
+				      "cpu1 0.50s)");
 	for (unsigned i = 0; i < n; i++)
 		assert_true(strlen(lines[i]) <= 80);
 	assert_non_null(strstr(lines[0],
