@@ -276,7 +276,7 @@ fi
 
 # --- waiting tasks with pid/comm: the mmap_lock hammer, run by top ------
 start b 100 40 top -L mmap_lock -- "$W/mmap_hammer" 4 8
-if wait_for b '^mmap_lock +rwsem:W ' 5; then
+if wait_for b '^mm_struct\.mmap_lock(#[0-9]+)? +rwsem:W ' 5; then
 	T send-keys -t b Enter
 	got=""
 	for _ in $(seq 40); do
