@@ -37,6 +37,22 @@ def top_caller(row):
     return callers[0]["function"] if callers else "?"
 
 
+def tied_top(row, fn, points=10.0):
+    """Is @fn the top caller of @row, or within @points percentage points
+    of it?  Callers come from sampled stacks (every 256th wait in each
+    view, independently): two callers near 50/50 (a pipe's readers and
+    writers) can swap places between two samples of the same waits."""
+    callers = row.get("callers") or []
+    total = sum(c.get("samples", 0) for c in callers)
+    if not callers or not total:
+        return False
+    top = callers[0].get("samples", 0)
+    for c in callers:
+        if c["function"] == fn:
+            return 100.0 * (top - c.get("samples", 0)) / total <= points
+    return False
+
+
 def pct(a, b):
     return 100.0 * (b - a) / a if a else float("inf")
 
@@ -69,7 +85,8 @@ def main():
     same = ttop.get("addr") == p.get("addr")
     print("%s|equivalence %s: top lock %s in both views (tracepoint top: "
           "%s), top caller %s vs %s" %
-          ("pass" if same and tc == pc and pc != "?" else "fail", name,
+          ("pass" if same and pc != "?" and (tc == pc or tied_top(t, pc))
+           else "fail", name,
            label, strip(ttop["name"]), tc, pc))
     dc = pct(t["contentions"], p["contentions"])
     print("%s|equivalence %s: %s contentions %d (tracepoints) vs %d "
