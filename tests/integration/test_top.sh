@@ -361,6 +361,9 @@ def frames(path):
         lines = blk.strip("\n").split("\n")
         assert re.match(r"lockscope top - \d\d:\d\d:\d\d  interval [0-9.]+s  sources: ", lines[0]), lines[0]
         assert re.match(r"events/s: \d+ begins, \d+ ends; spin CPU share [0-9.]+%; losses: ", lines[1]), lines[1]
+        if lines[2].startswith("steal "):  # KVM guests: hypervisor time
+            assert re.match(r"steal \(CPU time the hypervisor took\): ", lines[2]), lines[2]
+            del lines[2]
         assert lines[2].startswith("cost: "), lines[2]
         assert lines[3].split()[:3] == ["LOCK", "KIND", "CONT/s"], lines[3]
         rows = []
