@@ -124,8 +124,10 @@ for _ in $(seq 10); do
 	wait_for a '^mutex@genl_rcv_msg +mutex +([0-9]{3,}|[0-9.]+[kM]) ' 10 || break
 	T send-keys -t a p
 	sleep 0.3
+	# ... and another lock beside it, so that the orders below can differ
 	if cap a | grep -q '^lockscope top \[PAUSED\]' &&
-		rows a | grep -Eq '^mutex@genl_rcv_msg +mutex +([0-9]{3,}|[0-9.]+[kM]) '; then
+		rows a | grep -Eq '^mutex@genl_rcv_msg +mutex +([0-9]{3,}|[0-9.]+[kM]) ' &&
+		[ "$(rows a | wc -l)" -ge 2 ]; then
 		paused=yes
 		break
 	fi
