@@ -98,7 +98,7 @@ fi
 
 # hist under mmap_hammer: the mmap_lock rwsem, named, writer spin from the
 # slow-path probe, osq_lock calls on it; the tracepoints count its waits.
-r='[r for r in d["locks"] if r["name"]=="mmap_lock" and r["kind"]=="rwsem:W"]'
+r='[r for r in d["locks"] if r["name"] in ("mmap_lock", "mm_struct.mmap_lock") and r["kind"]=="rwsem:W"]'
 nc=$(pyjson "$log" mmap "sum(x['contentions'] for x in $r)")
 ws=$(pyjson "$log" mmap "sum(x['slow_path_untraced_ns'] for x in $r)")
 calls=$(pyjson "$log" mmap "sum(x['slow_path_calls'] for x in $r)")

@@ -96,7 +96,7 @@ SLEEPING_MUTEX = ("mutex", "rt_mutex")  # rt_mutex: PREEMPT_RT's mutexes
 
 
 def mmap_w(r):  # rwsem:W, or rtlock:W where rwsems are rt_mutex based
-    return r["name"] == "mmap_lock" and r["kind"].endswith(":W")
+    return r["name"] in ("mmap_lock", "mm_struct.mmap_lock") and r["kind"].endswith(":W")
 
 
 def pipe_m(r):
