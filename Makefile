@@ -95,7 +95,7 @@ $(BUILD)/owner.skel.h: $(BUILD)/owner.bpf.o
 	$(BPFTOOL) gen skeleton $< name owner_bpf > $@.tmp && mv $@.tmp $@
 
 # Hold times (--hold): a separate object too, loaded only when asked for.
-$(BUILD)/hold.bpf.o: bpf/hold.bpf.c bpf/lockscope.h bpf/common.bpf.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+$(BUILD)/hold.bpf.o: bpf/hold.bpf.c bpf/lockscope.h bpf/common.bpf.h bpf/shared_maps.bpf.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/hold.skel.h: $(BUILD)/hold.bpf.o

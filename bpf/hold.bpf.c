@@ -25,26 +25,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile __u32 targ_tgid = 0; /* 0: every process */
 
 /* Shared with lockscope.bpf.c (user space reuses its fds before load). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, LS_DEF_MAX_LOCKS);
-	__type(key, __u64);
-	__type(value, __u32);
-} hold_watch SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, LS_CTR_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, LS_LOSS_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} losses SEC(".maps");
+#include "shared_maps.bpf.h"
 
 /* Its own state. */
 struct {

@@ -74,19 +74,7 @@ struct {
 	__uint(value_size, LS_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, LS_CTR_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, LS_LOSS_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} losses SEC(".maps");
+#include "shared_maps.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -101,16 +89,6 @@ struct {
 	__type(key, struct ls_spin_key);
 	__type(value, __u64);
 } spin_callers SEC(".maps");
-
-/* --hold: locks seen contended, whose holds hold.bpf.c measures (key: lock
- * address; value: enum ls_kind of the first entry).  Sized 1 without --hold.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, LS_DEF_MAX_LOCKS);
-	__type(key, __u64);
-	__type(value, __u32);
-} hold_watch SEC(".maps");
 
 /* Template for new lock_stats entries: too big for the BPF stack. */
 struct {
