@@ -50,8 +50,10 @@ void ls_forget_mark(struct ls_collector *c, struct ls_snapshot *s)
 			     !st->slow_calls && /* probes do not mark epochs */
 			     !grow((void **)&c->gone_locks, &c->gone_locks_cap,
 				   c->ngone_locks, sizeof(*c->gone_locks));
-		if (c->idle[i])
+		if (c->idle[i]) {
 			c->gone_locks[c->ngone_locks++] = s->rows[i].key;
+			ls_hists_forget(c, st->slot);
+		}
 	}
 }
 
@@ -89,6 +91,7 @@ void ls_forget_idle(struct ls_collector *c)
 		ls_names_forget(c, &c->gone_locks[i]);
 	}
 	c->forgotten += c->ngone_locks;
+	ls_hists_recycle(c);
 	n = (__u32)c->ngone_callers;
 	if (n && bpf_map_delete_batch(fd_c, c->gone_callers, &n, &opts))
 		for (size_t i = n; i < c->ngone_callers; i++)

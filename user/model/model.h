@@ -49,6 +49,7 @@ struct ls_hold_tid {
 struct ls_row {
 	struct ls_lock_key key;
 	struct ls_lock_stats st; /* totals since start (or a delta) */
+	struct ls_lock_hists hi; /* its histograms, the same way */
 	char name[LS_NAME_MAX];
 	struct ls_caller callers[LS_ROW_CALLERS];
 	unsigned ncallers;
