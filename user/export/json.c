@@ -217,6 +217,10 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 	}
 	json_object_object_add(o, "counters", ctr);
 	json_object_object_add(o, "losses", loss);
+	if (ls_loss_hint(s->loss))
+		json_object_object_add(
+			o, "loss_hint",
+			json_object_new_string(ls_loss_hint(s->loss)));
 	json_object_object_add(o, "sampler", samp);
 	json_object_object_add(o, "steal", steal_json(&s->steal));
 	json_object_object_add(o, "cost", cost);

@@ -30,6 +30,8 @@ void ls_print_losses(FILE *f, const struct ls_snapshot *s)
 		first = 0;
 	}
 	fprintf(f, ")\n");
+	if (ls_loss_hint(s->loss))
+		fprintf(f, "hint: %s\n", ls_loss_hint(s->loss));
 }
 
 /* The sampler's spin-share table (functions, then their callers). */
