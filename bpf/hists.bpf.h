@@ -7,7 +7,7 @@
  * the rows of forgotten locks that user space zeroed and handed back, else
  * the next never-used row.  A lock created when every row is taken keeps
  * LS_NO_SLOT: its waits still count in lock_stats, only its histograms
- * stay empty (user space shows that as a loss).  Included by
+ * stay empty, a loss counted when the entry is made.  Included by
  * lockscope.bpf.c after common.bpf.h.
  */
 #ifndef LS_HISTS_BPF_H
@@ -40,10 +40,12 @@ static __always_inline __u32 slot_take(void)
 
 	if (!bpf_map_pop_elem(&free_slots, &slot))
 		return slot;
-	if (next_slot >= max_slots)
-		return LS_NO_SLOT;
-	slot = __sync_fetch_and_add(&next_slot, 1);
-	return slot < max_slots ? slot : LS_NO_SLOT;
+	if (next_slot < max_slots) {
+		slot = __sync_fetch_and_add(&next_slot, 1);
+		if (slot < max_slots)
+			return slot;
+	}
+	return LS_NO_SLOT;
 }
 
 /* The row went unused (the entry was not created): hand it back. */

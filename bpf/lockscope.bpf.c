@@ -198,6 +198,8 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 	init->slot = slot_take();
 	if (bpf_map_update_elem(&lock_stats, k, init, BPF_NOEXIST))
 		slot_give(init->slot); /* lost a race, or full */
+	else if (init->slot == LS_NO_SLOT)
+		bump(&losses, LS_LOSS_HIST_ROWS_FULL);
 	if (hold_on) /* full: its holds go unmeasured, as without --hold */
 		bpf_map_update_elem(&hold_watch, &k->addr, &k->kind,
 				    BPF_NOEXIST);

@@ -124,6 +124,9 @@ enum ls_loss {
 	/* --hold: release of a watched lock whose acquire was not seen (held
 	 * at start) */
 	LS_LOSS_HOLD_UNMATCHED,
+	/* lock kept without histograms: every lock_hists row taken (rows of
+	 * forgotten locks come back a read later) */
+	LS_LOSS_HIST_ROWS_FULL,
 	LS_LOSS_MAX,
 };
 
