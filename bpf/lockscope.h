@@ -227,7 +227,7 @@ struct ls_lock_stats {
  * read of lock_stats copies a quarter of the bytes.  lock_hists is an
  * mmapable array indexed by ls_lock_stats.slot: user space reads a row in
  * place when a view wants it, without a system call.  Slots come from
- * next_slot, then from free_slots once user space recycles the slots of
+ * next_slot, then from free_ring once user space recycles the slots of
  * forgotten locks (bpf/hists.bpf.h).
  */
 struct ls_lock_hists {

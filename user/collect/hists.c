@@ -3,8 +3,8 @@
  * hists.c - the locks' histograms, read in place: lock_hists (an mmapable
  * BPF array, bpf/hists.bpf.h) mapped as far as slots are in use, so that
  * a read copies each lock's histograms from memory without a system call;
- * and the slots of forgotten locks, zeroed and handed back to free_slots
- * one read later (no program still holds them by then).
+ * and the slots of forgotten locks, zeroed and put in free_ring one read
+ * later (no program still holds them by then).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -74,18 +74,21 @@ void ls_hists_forget(struct ls_collector *c, uint32_t slot)
 
 void ls_hists_recycle(struct ls_collector *c)
 {
-	int fd = bpf_map__fd(c->skel->maps.free_slots);
-	uint32_t *t;
+	int fd = bpf_map__fd(c->skel->maps.free_ring);
+	uint32_t max = bpf_map__max_entries(c->skel->maps.lock_hists), *t;
+	uint64_t tail = c->skel->bss->ring_tail;
 
 	for (size_t i = 0; i < c->nslots_wait; i++) {
-		uint32_t slot = c->slots_wait[i];
+		uint32_t slot = c->slots_wait[i], at = (uint32_t)(tail % max);
 
-		if (slot < c->hists_mapped)
-			memset(&c->hists[slot], 0, sizeof(*c->hists));
-		else
+		if (slot >= c->hists_mapped)
 			continue; /* not mapped: cannot be zeroed, stays out */
-		bpf_map_update_elem(fd, NULL, &slot, 0);
+		memset(&c->hists[slot], 0, sizeof(*c->hists));
+		if (!bpf_map_update_elem(fd, &at, &slot, BPF_ANY))
+			tail++;
 	}
+	/* the entries are in place before the programs may take them */
+	__atomic_store_n(&c->skel->bss->ring_tail, tail, __ATOMIC_RELEASE);
 	t = c->slots_wait;
 	c->slots_wait = c->slots_gone;
 	c->nslots_wait = c->nslots_gone;

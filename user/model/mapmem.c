@@ -55,10 +55,10 @@ uint64_t ls_mapmem_stack(uint64_t entries, uint32_t value_size)
 
 uint64_t ls_mapmem_hists(uint64_t entries)
 {
-	/* lock_hists, mmapable: its values page-aligned; free_slots: a
-	 * queue of entries + 1 slot numbers */
+	/* lock_hists, mmapable: its values page-aligned; free_ring: an
+	 * array of slot numbers, each value rounded up to 8 bytes */
 	return ((entries * sizeof(struct ls_lock_hists) + 4095) & ~4095ULL) +
-	       (entries + 1) * sizeof(__u32);
+	       entries * round8(sizeof(__u32));
 }
 
 /* Per-CPU array: one copy of every value on each CPU. */

@@ -27,7 +27,7 @@ uint64_t ls_mapmem_hash(uint64_t entries, uint32_t key_size,
 			uint32_t value_size, unsigned ncpus);
 /* One BPF_MAP_TYPE_STACK_TRACE of @entries. */
 uint64_t ls_mapmem_stack(uint64_t entries, uint32_t value_size);
-/* lock_hists (mmapable array) and free_slots (queue) for @entries locks */
+/* lock_hists (mmapable array) and free_ring (array) for @entries locks */
 uint64_t ls_mapmem_hists(uint64_t entries);
 
 /*
