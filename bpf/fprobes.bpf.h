@@ -73,6 +73,7 @@ static __always_inline void row_end(struct ls_lock_stats *s,
 				    __u64 now, long ret)
 {
 	__u64 dur = now - pt->slow_start, spin = dur, sleep = 0;
+	struct ls_lock_hists *h = hists_of(s);
 	int gone = gave_up(rk, ret);
 
 	if (pt->sleep_start >= pt->slow_start && pt->sleep_start <= now) {
@@ -83,12 +84,16 @@ static __always_inline void row_end(struct ls_lock_stats *s,
 	__sync_fetch_and_add(&s->waiters, -1);
 	__sync_fetch_and_add(&s->contentions, 1);
 	__sync_fetch_and_add(&s->total_ns, dur);
-	__sync_fetch_and_add(&s->hist[log2_slot(dur)], 1);
+	if (h)
+		__sync_fetch_and_add(&h->hist[log2_slot(dur)], 1);
 	__sync_fetch_and_add(&s->spin_ns, spin);
-	__sync_fetch_and_add(&s->hist_spin[log2_slot(spin)], 1);
+	if (h)
+		__sync_fetch_and_add(&h->hist_spin[log2_slot(spin)], 1);
 	if (pt->sleep_start) {
 		__sync_fetch_and_add(&s->sleep_ns, sleep);
-		__sync_fetch_and_add(&s->hist_sleep[log2_slot(sleep)], 1);
+		if (h)
+			__sync_fetch_and_add(&h->hist_sleep[log2_slot(sleep)],
+					     1);
 		if (pt->slow_kind == LS_KIND_MUTEX)
 			__sync_fetch_and_add(&s->spin_failed, 1);
 	} else if (pt->slow_kind == LS_KIND_MUTEX && !gone) {
@@ -158,6 +163,7 @@ static __always_inline int slow_exit(__u32 kind, __u32 rk, long ret)
 		       : stats_get(&key);
 	if (s) {
 		__u64 spin = dur > pt->slow_tp_ns ? dur - pt->slow_tp_ns : 0;
+		struct ls_lock_hists *h = hists_of(s);
 
 		__sync_fetch_and_add(&s->slow_ns, dur);
 		__sync_fetch_and_add(&s->slow_calls, 1);
@@ -169,13 +175,16 @@ static __always_inline int slow_exit(__u32 kind, __u32 rk, long ret)
 			 * tracepoints, joins the wait: spin + sleep = total. */
 			__sync_fetch_and_add(&s->spin_ns, spin);
 			__sync_fetch_and_add(&s->total_ns, spin);
-			__sync_fetch_and_add(&s->hist_spin[log2_slot(spin)], 1);
+			if (h)
+				__sync_fetch_and_add(
+					&h->hist_spin[log2_slot(spin)], 1);
 			if (!pt->slow_tp_ns) {
 				/* spun and won: a contention no tracepoint saw
 				 */
 				__sync_fetch_and_add(&s->contentions, 1);
-				__sync_fetch_and_add(&s->hist[log2_slot(dur)],
-						     1);
+				if (h)
+					__sync_fetch_and_add(
+						&h->hist[log2_slot(dur)], 1);
 				atomic_max(&s->max_ns, dur);
 				atomic_min(&s->min_ns, dur);
 			}

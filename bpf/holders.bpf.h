@@ -253,6 +253,7 @@ static __always_inline void holders_handoff(void *ctx, struct ls_lock_stats *s,
 	__s32 prev_site = s->holder_site, site = LS_SITE_UNSAMPLED;
 	__u32 prev_tid = s->holder_tid;
 	__u64 nth = s->holder_ends++, from, t;
+	struct ls_lock_hists *h;
 
 	if (excl) {
 		prev = s->handoff_ns;
@@ -281,7 +282,9 @@ static __always_inline void holders_handoff(void *ctx, struct ls_lock_stats *s,
 		return;
 	t = now - from;
 	add_u64(&s->tenure_ns, t, excl);
-	add_u64(&s->hist_tenure[log2_slot(t)], 1, excl);
+	h = hists_of(s);
+	if (h)
+		add_u64(&h->hist_tenure[log2_slot(t)], 1, excl);
 	if (w->start_ns > prev && !(w->hflags & LS_HF_SAME_HOLDER))
 		add_u64(&s->tenure_unseen_ns, t, excl);
 	else if (prev_site < 0)

@@ -104,6 +104,7 @@ struct mm_struct___old {
 } __attribute__((preserve_access_index));
 
 #include "common.bpf.h"
+#include "hists.bpf.h"
 
 /*
  * The entry of @key in the tid-keyed @map (task_state, probe_state), created
@@ -194,7 +195,11 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 	init->min_ns = ~0ULL;
 	init->peak_epoch = epoch;
 	init->known = known_lock(k->addr);
-	bpf_map_update_elem(&lock_stats, k, init, BPF_NOEXIST);
+	init->slot = slot_take();
+	if (bpf_map_update_elem(&lock_stats, k, init, BPF_NOEXIST))
+		slot_give(init->slot); /* lost a race, or full */
+	else if (init->slot == LS_NO_SLOT)
+		bump(&losses, LS_LOSS_HIST_ROWS_FULL);
 	if (hold_on) /* full: its holds go unmeasured, as without --hold */
 		bpf_map_update_elem(&hold_watch, &k->addr, &k->kind,
 				    BPF_NOEXIST);
@@ -348,10 +353,12 @@ static __always_inline struct ls_lock_stats *spin_failed(struct ls_wait *w,
 
 	if (s) {
 		__u64 dt = now - w->phase_ns;
+		struct ls_lock_hists *h = hists_of(s);
 
 		__sync_fetch_and_add(&s->spin_ns, dt);
 		__sync_fetch_and_add(&s->spin_failed, 1);
-		__sync_fetch_and_add(&s->hist_spin[log2_slot(dt)], 1);
+		if (h)
+			__sync_fetch_and_add(&h->hist_spin[log2_slot(dt)], 1);
 	}
 	w->phase = LS_PHASE_SLEEP;
 	w->phase_ns = now;
@@ -555,23 +562,28 @@ static __always_inline void record(void *ctx, struct ls_wait *w, __u64 now,
 	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
 	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
 	__u64 dur = now - w->start_ns, dp = now - w->phase_ns;
+	struct ls_lock_hists *h;
 
 	if (!s) {
 		bump(&losses, LS_LOSS_LOCK_MAP_FULL);
 		return;
 	}
+	h = hists_of(s);
 	__sync_fetch_and_add(&s->waiters, -1);
 	__sync_fetch_and_add(&s->contentions, 1);
 	__sync_fetch_and_add(&s->total_ns, dur);
-	__sync_fetch_and_add(&s->hist[log2_slot(dur)], 1);
+	if (h)
+		__sync_fetch_and_add(&h->hist[log2_slot(dur)], 1);
 	if (w->phase == LS_PHASE_SPIN) {
 		__sync_fetch_and_add(&s->spin_ns, dp);
-		__sync_fetch_and_add(&s->hist_spin[log2_slot(dp)], 1);
+		if (h)
+			__sync_fetch_and_add(&h->hist_spin[log2_slot(dp)], 1);
 		if (w->kind == LS_KIND_MUTEX && ret >= 0)
 			__sync_fetch_and_add(&s->spin_won, 1);
 	} else {
 		__sync_fetch_and_add(&s->sleep_ns, dp);
-		__sync_fetch_and_add(&s->hist_sleep[log2_slot(dp)], 1);
+		if (h)
+			__sync_fetch_and_add(&h->hist_sleep[log2_slot(dp)], 1);
 	}
 	if (ret < 0)
 		__sync_fetch_and_add(&s->gave_up, 1);

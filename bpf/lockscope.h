@@ -124,6 +124,9 @@ enum ls_loss {
 	/* --hold: release of a watched lock whose acquire was not seen (held
 	 * at start) */
 	LS_LOSS_HOLD_UNMATCHED,
+	/* lock kept without histograms: every lock_hists row taken (rows of
+	 * forgotten locks come back a read later) */
+	LS_LOSS_HIST_ROWS_FULL,
 	LS_LOSS_MAX,
 };
 
@@ -180,7 +183,7 @@ struct ls_lock_stats {
 	__u64 peak_epoch;   /* user space's interval number for peak_waiters */
 	__u64 peak_waiters_all; /* max of the gauge since start */
 	__u32 known;		/* enum ls_known */
-	__u32 pad;
+	__u32 slot;		/* its row in lock_hists, LS_NO_SLOT if none */
 	/* function probes (fentry/kprobe); zero where they are off */
 	__u64 osq_ns; /* time inside osq_lock() for this lock */
 	__u64 osq_calls;
@@ -189,11 +192,8 @@ struct ls_lock_stats {
 	__u64 osq_peak;	    /* max of osq_spinners since start */
 	__u64 slow_ns;	    /* slow-path function entry to exit */
 	__u64 slow_calls;
-	__u64 slow_untraced_ns;	   /* slow-path time outside tracepoint waits:
-				    * the rwsem writer's optimistic spin */
-	__u64 hist[LS_HIST_SLOTS]; /* log2 histogram of whole waits */
-	__u64 hist_spin[LS_HIST_SLOTS];	 /* log2 histogram of spin phases */
-	__u64 hist_sleep[LS_HIST_SLOTS]; /* log2 histogram of sleep phases */
+	__u64 slow_untraced_ns; /* slow-path time outside tracepoint waits:
+				 * the rwsem writer's optimistic spin */
 	/*
 	 * The holder side (bpf/holders.bpf.h).  Waits by the holder's state
 	 * at their first begin: holder_waits[] sums to contentions (plus the
@@ -202,7 +202,8 @@ struct ls_lock_stats {
 	 * next on this lock while the second waiter waited, the first
 	 * holder's time with others queued, handoff latency included (an
 	 * upper bound).  tenure_ns = tenure summed over holder_sites +
-	 * tenure_unsampled_ns + tenure_unseen_ns; hist_tenure counts them.
+	 * tenure_unsampled_ns + tenure_unseen_ns; ls_lock_hists.hist_tenure
+	 * counts them.
 	 */
 	__u64 holder_waits[LS_HOLDER_MAX];
 	__u64 holder_ns[LS_HOLDER_MAX];
@@ -211,7 +212,6 @@ struct ls_lock_stats {
 	__u64 tenure_unseen_ns;	   /* holder not seen taking it under
 				    * contention (took it uncontended, or
 				    * before the run) */
-	__u64 hist_tenure[LS_HIST_SLOTS];
 	/* handoff state (not totals): the last holder that took the lock
 	 * under contention */
 	__u64 handoff_ns;  /* its contention_end (ktime), 0: none yet */
@@ -221,6 +221,23 @@ struct ls_lock_stats {
 	__s32 holder_site; /* its stack id, LS_SITE_UNSAMPLED if none */
 	__u32 holder_tid;
 };
+
+/*
+ * lock_hists value: a lock's log2 histograms, off the hot entry so that a
+ * read of lock_stats copies a quarter of the bytes.  lock_hists is an
+ * mmapable array indexed by ls_lock_stats.slot: user space reads a row in
+ * place when a view wants it, without a system call.  Slots come from
+ * next_slot, then from free_ring once user space recycles the slots of
+ * forgotten locks (bpf/hists.bpf.h).
+ */
+struct ls_lock_hists {
+	__u64 hist[LS_HIST_SLOTS];	  /* whole waits */
+	__u64 hist_spin[LS_HIST_SLOTS];	  /* spin phases */
+	__u64 hist_sleep[LS_HIST_SLOTS];  /* sleep phases */
+	__u64 hist_tenure[LS_HIST_SLOTS]; /* holder tenures */
+};
+
+#define LS_NO_SLOT 0xffffffffU /* ls_lock_stats.slot: no histogram row */
 
 /* lock_callers key: sampled caller stacks of a lock. */
 struct ls_caller_key {
@@ -462,9 +479,10 @@ _Static_assert(sizeof(struct ls_hold_stats) == (3 + LS_HIST_SLOTS) * 8,
 _Static_assert(sizeof(struct ls_held) == 24, "ls_held layout");
 _Static_assert(sizeof(struct ls_holds) == 16 + LS_HOLD_DEPTH * 24,
 	       "ls_holds layout");
-_Static_assert(sizeof(struct ls_lock_stats) ==
-		       (23 + 4 * LS_HIST_SLOTS + 2 * LS_HOLDER_MAX + 7) * 8,
+_Static_assert(sizeof(struct ls_lock_stats) == (23 + 2 * LS_HOLDER_MAX + 7) * 8,
 	       "ls_lock_stats layout");
+_Static_assert(sizeof(struct ls_lock_hists) == 4 * LS_HIST_SLOTS * 8,
+	       "ls_lock_hists layout");
 _Static_assert(sizeof(struct ls_holder_key) == 24, "ls_holder_key layout");
 _Static_assert(sizeof(struct ls_holder_val) == 16, "ls_holder_val layout");
 _Static_assert(LS_HOLDER_MAX <= 0xffff, "ls_wait.holder is 16 bits");

@@ -9,9 +9,29 @@
 #include "collect/features.h"
 #include "model/columns.h"
 #include "model/kallsyms.h"
+#include "model/mapmem.h"
 #include "util/caps.h"
 #include "util/log.h"
 #include "cmd/run.h"
+
+/* The map sizes in force and what they preallocate, in one line. */
+static void print_map_sizes(const struct ls_collector_opts *c)
+{
+	const struct ls_map_sizes m = {c->max_locks, c->max_tasks,
+				       c->max_callers, c->max_stacks, c->hold};
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t need, avail;
+
+	need = ls_mapmem_need(&m, ncpus > 0 ? (unsigned)ncpus : 1);
+	printf("map sizes: --max-locks %u --max-tasks %u --max-callers %u "
+	       "--max-stacks %u: %.1f MiB of kernel memory preallocated",
+	       c->max_locks, c->max_tasks, c->max_callers, c->max_stacks,
+	       (double)need / (1 << 20));
+	if (!ls_mem_available("/proc/meminfo", &avail) && avail)
+		printf(", %.1f%% of MemAvailable (refused above %d%%)",
+		       100.0 * (double)need / (double)avail, LS_MAPMEM_SHARE);
+	putchar('\n');
+}
 
 static void print_clones(const struct ls_ksyms *ks, const char *base)
 {
@@ -108,6 +128,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 			       names[i].available ? "yes" : "no",
 			       names[i].reason);
 	}
+	print_map_sizes(&o->col);
 	printf("lock text section: %s\n",
 	       ks.lock_text_start ? "found (callers skip it)" : "not found");
 	printf("\nspin functions for the sampler:\n");

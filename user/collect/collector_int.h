@@ -63,6 +63,12 @@ struct ls_collector {
 	struct ls_holder_key *gone_holders;
 	size_t ngone_holders, gone_holders_cap;
 	uint64_t forgotten;
+	/* lock_hists mapped in place, its first hists_mapped slots; slots
+	 * of locks forgotten in this read, and in the one before (hists.c) */
+	struct ls_lock_hists *hists;
+	size_t hists_mapped;
+	uint32_t *slots_gone, *slots_wait;
+	size_t nslots_gone, nslots_wait;
 	/* spin_callers as last read, and the spin sample count then */
 	struct ls_spin_caller *spin_cache;
 	size_t nspin_cache, spin_cache_cap;
@@ -82,6 +88,18 @@ struct ls_collector {
 	size_t nident, ident_cap;
 	struct ls_instances inst; /* #2, #3 ... of names shared by locks */
 };
+
+/*
+ * Histograms (hists.c): map lock_hists as far as slots are in use, before
+ * a read; copy the row of @slot (zeros for LS_NO_SLOT); note the slot of a
+ * forgotten lock; hand back the slots noted a read ago; unmap.
+ */
+int ls_hists_begin_read(struct ls_collector *c);
+void ls_hists_copy(struct ls_collector *c, uint32_t slot,
+		   struct ls_lock_hists *out);
+void ls_hists_forget(struct ls_collector *c, uint32_t slot);
+void ls_hists_recycle(struct ls_collector *c);
+void ls_hists_free(struct ls_collector *c);
 
 /* Steal time (steal.c): note it at start; since start into @out. */
 void ls_steal_start(struct ls_collector *c);

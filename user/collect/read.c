@@ -95,6 +95,7 @@ static int add_lock(struct ls_collector *c, const void *k, const void *v,
 	if (!r)
 		return -ENOMEM;
 	memcpy(&r->st, v, sizeof(r->st));
+	ls_hists_copy(c, r->st.slot, &r->hi);
 	r->vcpu_known = c->steal_off != 0;
 	return 0;
 }
@@ -303,9 +304,11 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 				s->cpu_spin[cpu] += c->pcpu[cpu];
 		}
 	}
-	err = ls_read_hash(c, c->skel->maps.lock_stats,
-			   sizeof(struct ls_lock_key),
-			   sizeof(struct ls_lock_stats), add_lock, s);
+	err = ls_hists_begin_read(c);
+	if (!err)
+		err = ls_read_hash(c, c->skel->maps.lock_stats,
+				   sizeof(struct ls_lock_key),
+				   sizeof(struct ls_lock_stats), add_lock, s);
 	if (err)
 		return err;
 	ls_snap_index(s);

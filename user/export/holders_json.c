@@ -92,11 +92,11 @@ struct json_object *ls_holders_to_json(const struct ls_row *r)
 	add_u64(o, "tenure_unsampled_ns", st->tenure_unsampled_ns);
 	add_u64(o, "tenure_unseen_ns", st->tenure_unseen_ns);
 	for (int i = 0; i < LS_HIST_SLOTS; i++)
-		if (st->hist_tenure[i])
+		if (r->hi.hist_tenure[i])
 			last = i;
 	for (int i = 0; i <= last; i++)
 		json_object_array_add(
-			h, json_object_new_uint64(st->hist_tenure[i]));
+			h, json_object_new_uint64(r->hi.hist_tenure[i]));
 	json_object_object_add(o, "hist_tenure_log2_ns", h);
 	json_object_object_add(o, "sampled", sampled(r));
 	return o;

@@ -111,11 +111,11 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	add_u64(o, "slow_path_ns", st->slow_ns);
 	add_u64(o, "slow_path_calls", st->slow_calls);
 	add_u64(o, "slow_path_untraced_ns", st->slow_untraced_ns);
-	json_object_object_add(o, "hist_log2_ns", hist_json(st->hist));
+	json_object_object_add(o, "hist_log2_ns", hist_json(r->hi.hist));
 	json_object_object_add(o, "hist_spin_log2_ns",
-			       hist_json(st->hist_spin));
+			       hist_json(r->hi.hist_spin));
 	json_object_object_add(o, "hist_sleep_log2_ns",
-			       hist_json(st->hist_sleep));
+			       hist_json(r->hi.hist_sleep));
 	add_u64(o, "caller_samples", r->caller_samples);
 	add_u64(o, "caller_wait_ns", r->caller_wait_ns);
 	for (unsigned i = 0; i < r->ncallers; i++) {
@@ -217,6 +217,10 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 	}
 	json_object_object_add(o, "counters", ctr);
 	json_object_object_add(o, "losses", loss);
+	if (ls_loss_hint(s->loss))
+		json_object_object_add(
+			o, "loss_hint",
+			json_object_new_string(ls_loss_hint(s->loss)));
 	json_object_object_add(o, "sampler", samp);
 	json_object_object_add(o, "steal", steal_json(&s->steal));
 	json_object_object_add(o, "cost", cost);

@@ -105,7 +105,7 @@ static void counts_of(const struct ls_row *r, struct ls_prom_counts *c)
 	c->osq_bailouts = r->st.osq_bailouts;
 	c->slow_ns = r->st.slow_ns;
 	c->slow_calls = r->st.slow_calls;
-	memcpy(c->hist, r->st.hist, sizeof(c->hist));
+	memcpy(c->hist, r->hi.hist, sizeof(c->hist));
 	memcpy(c->holder_waits, r->st.holder_waits, sizeof(c->holder_waits));
 	memcpy(c->holder_ns, r->st.holder_ns, sizeof(c->holder_ns));
 	c->tenure_ns = r->st.tenure_ns;

@@ -43,6 +43,21 @@ static void stats_delta(const struct ls_lock_stats *cur,
 		sub(cur->tenure_unsampled_ns, prev->tenure_unsampled_ns);
 	out->tenure_unseen_ns =
 		sub(cur->tenure_unseen_ns, prev->tenure_unseen_ns);
+	/* min and max since start are all the kernel keeps; an interval's
+	 * max is bounded by its histogram's highest slot. */
+	if (!out->contentions) {
+		out->min_ns = ~0ULL;
+		out->max_ns = 0;
+	}
+}
+
+static void hists_delta(const struct ls_lock_hists *cur,
+			const struct ls_lock_hists *prev,
+			struct ls_lock_hists *out)
+{
+	*out = *cur;
+	if (!prev)
+		return;
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
 		out->hist_tenure[i] =
 			sub(cur->hist_tenure[i], prev->hist_tenure[i]);
@@ -50,12 +65,6 @@ static void stats_delta(const struct ls_lock_stats *cur,
 		out->hist_spin[i] = sub(cur->hist_spin[i], prev->hist_spin[i]);
 		out->hist_sleep[i] =
 			sub(cur->hist_sleep[i], prev->hist_sleep[i]);
-	}
-	/* min and max since start are all the kernel keeps; an interval's
-	 * max is bounded by its histogram's highest slot. */
-	if (!out->contentions) {
-		out->min_ns = ~0ULL;
-		out->max_ns = 0;
 	}
 }
 
@@ -73,9 +82,10 @@ static int top_slot(const __u64 *h)
  * start (the peak also per epoch); turn them into the interval's figures.
  */
 static void interval_extrema(struct ls_row *r, const struct ls_row *p,
-			     uint64_t epoch, struct ls_lock_stats *d)
+			     uint64_t epoch, struct ls_lock_stats *d,
+			     const struct ls_lock_hists *dh)
 {
-	int top = top_slot(d->hist);
+	int top = top_slot(dh->hist);
 
 	r->max_bound = 0;
 	if (d->contentions && p && r->st.max_ns <= p->st.max_ns && top >= 0) {
@@ -159,6 +169,7 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		const struct ls_row *c = &cur->rows[i];
 		const struct ls_row *p = ls_snap_find(prev, &c->key);
 		struct ls_lock_stats d;
+		struct ls_lock_hists dh;
 
 		/* most rows of a big table did not change: skip them early */
 		if (p && c->st.begins == p->st.begins &&
@@ -176,10 +187,12 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		out->rows[keep] = *c;
 		out->rows[keep].caller_wait_ns =
 			sub(c->caller_wait_ns, p ? p->caller_wait_ns : 0);
-		interval_extrema(&out->rows[keep], p, cur->epoch, &d);
+		hists_delta(&c->hi, p ? &p->hi : NULL, &dh);
+		interval_extrema(&out->rows[keep], p, cur->epoch, &d, &dh);
 		for (unsigned m = 0; m < LS_HOLD_MODES; m++)
 			ls_hold_delta(&c->hold[m], p ? &p->hold[m] : NULL,
 				      &out->rows[keep].hold[m]);
+		out->rows[keep].hi = dh;
 		out->rows[keep++].st = d;
 	}
 	out->nrows = keep;

@@ -73,11 +73,41 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_HOLD_DEPTH] = "hold: too many held",
 	[LS_LOSS_HOLD_MAP_FULL] = "hold: map full",
 	[LS_LOSS_HOLD_UNMATCHED] = "hold: release without acquire",
+	[LS_LOSS_HIST_ROWS_FULL] = "histogram rows full",
 };
 
 const char *ls_loss_name(unsigned loss)
 {
 	return loss < LS_LOSS_MAX ? loss_names[loss] : "?";
+}
+
+/* Losses a bigger table would avoid, and the option that sizes it. */
+static const char *const loss_hints[LS_LOSS_MAX] = {
+	[LS_LOSS_LOCK_MAP_FULL] = "lock table full: raise --max-locks",
+	[LS_LOSS_TASK_MAP_FULL] = "task table full: raise --max-tasks",
+	[LS_LOSS_IDENT_MAP_FULL] = "name table full: raise --max-locks",
+	[LS_LOSS_HOLD_MAP_FULL] = "hold table full: raise --max-locks or "
+				  "--max-tasks",
+	[LS_LOSS_CALLER_MAP_FULL] = "caller table full: raise --max-callers",
+	[LS_LOSS_SAMPLE_MAP_FULL] = "caller table full: raise --max-callers",
+	[LS_LOSS_HOLDER_MAP_FULL] = "holder table full: raise --max-callers",
+	[LS_LOSS_HIST_ROWS_FULL] = "histogram rows full: raise --max-locks",
+};
+
+/* In this order: a lost wait before a lost name before a lost caller. */
+static const unsigned hint_order[] = {
+	LS_LOSS_LOCK_MAP_FULL,	 LS_LOSS_TASK_MAP_FULL,
+	LS_LOSS_IDENT_MAP_FULL,	 LS_LOSS_HIST_ROWS_FULL,
+	LS_LOSS_HOLD_MAP_FULL,	 LS_LOSS_CALLER_MAP_FULL,
+	LS_LOSS_SAMPLE_MAP_FULL, LS_LOSS_HOLDER_MAP_FULL,
+};
+
+const char *ls_loss_hint(const uint64_t loss[LS_LOSS_MAX])
+{
+	for (size_t i = 0; i < sizeof(hint_order) / sizeof(*hint_order); i++)
+		if (loss[hint_order[i]])
+			return loss_hints[hint_order[i]];
+	return NULL;
 }
 
 static const char *const ctr_names[LS_CTR_MAX] = {

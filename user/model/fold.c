@@ -76,9 +76,9 @@ static void fold_row(struct ls_row *d, const struct ls_row *s)
 	a->slow_calls += b->slow_calls;
 	a->slow_untraced_ns += b->slow_untraced_ns;
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
-		a->hist[i] += b->hist[i];
-		a->hist_spin[i] += b->hist_spin[i];
-		a->hist_sleep[i] += b->hist_sleep[i];
+		d->hi.hist[i] += s->hi.hist[i];
+		d->hi.hist_spin[i] += s->hi.hist_spin[i];
+		d->hi.hist_sleep[i] += s->hi.hist_sleep[i];
 	}
 	d->max_bound |= s->max_bound;
 	for (unsigned i = 0; i < s->ncallers; i++)

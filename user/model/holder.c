@@ -153,6 +153,6 @@ uint64_t ls_row_tenures(const struct ls_row *r)
 	uint64_t n = 0;
 
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
-		n += r->st.hist_tenure[i];
+		n += r->hi.hist_tenure[i];
 	return n;
 }

@@ -49,6 +49,7 @@ struct ls_hold_tid {
 struct ls_row {
 	struct ls_lock_key key;
 	struct ls_lock_stats st; /* totals since start (or a delta) */
+	struct ls_lock_hists hi; /* its histograms, the same way */
 	char name[LS_NAME_MAX];
 	struct ls_caller callers[LS_ROW_CALLERS];
 	unsigned ncallers;
@@ -232,6 +233,9 @@ const char *ls_kind_base(unsigned kind); /* "mutex", "rwsem", ... */
 /* Parse a kind name as printed (or its base: all sides); 0 or -EINVAL. */
 int ls_kind_parse(const char *s, uint32_t *mask);
 const char *ls_loss_name(unsigned loss);
+/* What to raise when a full table lost events ("lock table full: raise
+ * --max-locks"), the most important first; NULL if no table was full. */
+const char *ls_loss_hint(const uint64_t loss[LS_LOSS_MAX]);
 const char *ls_ctr_name(unsigned ctr);
 const char *ls_known_name(unsigned known);
 /* The type.field class of a recognised lock ("mm_struct.mmap_lock"). */

@@ -102,7 +102,8 @@ void ls_print_holders(FILE *f, const struct ls_row *r, int width)
 		pct(st->tenure_unsampled_ns, st->tenure_ns),
 		pct(st->tenure_unseen_ns, st->tenure_ns));
 	if (width > 0)
-		ls_hist_print(f, "tenure", st->hist_tenure, NULL, NULL, width);
+		ls_hist_print(f, "tenure", r->hi.hist_tenure, NULL, NULL,
+			      width);
 	if (r->hold_sampled)
 		print_sites(f, r);
 }

@@ -30,6 +30,8 @@ void ls_print_losses(FILE *f, const struct ls_snapshot *s)
 		first = 0;
 	}
 	fprintf(f, ")\n");
+	if (ls_loss_hint(s->loss))
+		fprintf(f, "hint: %s\n", ls_loss_hint(s->loss));
 }
 
 /* The sampler's spin-share table (functions, then their callers). */
@@ -197,13 +199,13 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		fputs(")\n", f);
 		row_summary(f, r);
 		if (r->st.spin_ns && r->st.sleep_ns)
-			ls_hist_print(f, "spin", r->st.hist_spin, "sleep",
-				      r->st.hist_sleep, 30);
+			ls_hist_print(f, "spin", r->hi.hist_spin, "sleep",
+				      r->hi.hist_sleep, 30);
 		else if (r->st.spin_ns)
-			ls_hist_print(f, "spin", r->st.hist_spin, NULL, NULL,
+			ls_hist_print(f, "spin", r->hi.hist_spin, NULL, NULL,
 				      30);
 		else
-			ls_hist_print(f, "sleep", r->st.hist_sleep, NULL, NULL,
+			ls_hist_print(f, "sleep", r->hi.hist_sleep, NULL, NULL,
 				      30);
 		ls_print_holders(f, r, 30);
 		ls_print_hold(f, r);

@@ -231,10 +231,10 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 	if (bars > 60)
 		bars = 60;
 	if (h->st.spin_ns && h->st.sleep_ns)
-		ls_hist_print(f, "spin", h->st.hist_spin, "sleep",
-			      h->st.hist_sleep, bars);
+		ls_hist_print(f, "spin", h->hi.hist_spin, "sleep",
+			      h->hi.hist_sleep, bars);
 	else if (h->st.spin_ns)
-		ls_hist_print(f, "spin", h->st.hist_spin, NULL, NULL, bars);
+		ls_hist_print(f, "spin", h->hi.hist_spin, NULL, NULL, bars);
 	else
-		ls_hist_print(f, "sleep", h->st.hist_sleep, NULL, NULL, bars);
+		ls_hist_print(f, "sleep", h->hi.hist_sleep, NULL, NULL, bars);
 }

@@ -103,6 +103,8 @@ static void loss_line(char *buf, size_t len, const struct ls_top_frame *fr)
 		ls_line_cat(buf, len, " none");
 	else
 		ls_line_cat(buf, len, " since start");
+	if (ls_loss_hint(c->loss))
+		ls_line_cat(buf, len, "; %s", ls_loss_hint(c->loss));
 }
 
 unsigned ls_top_header(const struct ls_top *t, const struct ls_top_frame *fr,

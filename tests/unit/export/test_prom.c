@@ -30,7 +30,7 @@ static struct ls_row *add(struct ls_snapshot *s, uint64_t addr, unsigned kind,
 	r->st.contentions = contentions;
 	r->st.total_ns = total_ns;
 	r->st.min_ns = ~0ULL;
-	r->st.hist[ls_hist_slot(total_ns / (contentions ? contentions : 1))] =
+	r->hi.hist[ls_hist_slot(total_ns / (contentions ? contentions : 1))] =
 		contentions;
 	return r;
 }
@@ -83,11 +83,11 @@ static void test_histogram_buckets(void **state)
 	ls_snap_init(&s);
 	r = add(&s, 0xffff888001234560ULL, LS_KIND_MUTEX, "mutex@genl_rcv_msg",
 		"genl_rcv_msg", 0, 0);
-	memset(r->st.hist, 0, sizeof(r->st.hist));
-	r->st.hist[5] = 3;  /* 32..63 ns */
-	r->st.hist[9] = 2;  /* 512..1023 ns */
-	r->st.hist[20] = 1; /* 1.05..2.1 ms */
-	r->st.hist[31] = 1; /* >= 2.1 s */
+	memset(r->hi.hist, 0, sizeof(r->hi.hist));
+	r->hi.hist[5] = 3;  /* 32..63 ns */
+	r->hi.hist[9] = 2;  /* 512..1023 ns */
+	r->hi.hist[20] = 1; /* 1.05..2.1 ms */
+	r->hi.hist[31] = 1; /* >= 2.1 s */
 	r->st.contentions = 7;
 	r->st.total_ns = 3000000000ULL;
 	ls_snap_index(&s);
@@ -244,7 +244,7 @@ static void grow(struct ls_snapshot *s, uint64_t addr, uint64_t dc,
 	assert_non_null(r);
 	r->st.contentions += dc;
 	r->st.total_ns += dns;
-	r->st.hist[ls_hist_slot(dns / dc)] += dc;
+	r->hi.hist[ls_hist_slot(dns / dc)] += dc;
 }
 
 static void test_promotion_keeps_counters_monotonic(void **state)

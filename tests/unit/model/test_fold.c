@@ -24,7 +24,7 @@ static void row(struct ls_snapshot *s, uint64_t addr, unsigned kind,
 	r->st.total_ns = cont * 100;
 	r->st.min_ns = max / 2;
 	r->st.max_ns = max;
-	r->st.hist[3] = cont;
+	r->hi.hist[3] = cont;
 	r->st.peak_waiters_all = max / 100;
 	ls_row_add_caller(r, fn, cont);
 }
@@ -62,7 +62,7 @@ static void fold(void **state)
 	assert_int_equal(pi->instances, 3);
 	assert_int_equal(pi->st.contentions, 7);
 	assert_int_equal(pi->st.total_ns, 700);
-	assert_int_equal(pi->st.hist[3], 7);
+	assert_int_equal(pi->hi.hist[3], 7);
 	assert_int_equal(pi->st.max_ns, 900);
 	assert_int_equal(pi->st.min_ns, 100);
 	assert_int_equal(pi->st.peak_waiters_all, 9);

@@ -24,7 +24,7 @@ static struct ls_row *mkrow(struct ls_snapshot *s, uint64_t addr, unsigned kind,
 	r->st.total_ns = n * 1000;
 	r->st.min_ns = 1000;
 	r->st.max_ns = 1000;
-	r->st.hist[ls_hist_slot(1000)] = n;
+	r->hi.hist[ls_hist_slot(1000)] = n;
 	snprintf(r->name, sizeof(r->name), "lock%llx",
 		 (unsigned long long)addr);
 	return r;

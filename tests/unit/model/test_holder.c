@@ -112,7 +112,7 @@ static void shares_and_delta(void **state)
 	r->st.holder_waits[LS_HOLDER_RUNNING] = 3;
 	r->st.holder_waits[LS_HOLDER_PREEMPTED] = 1;
 	r->st.tenure_ns = 1000;
-	r->st.hist_tenure[9] = 4;
+	r->hi.hist_tenure[9] = 4;
 	assert_true(ls_row_preempted_pct(r) > 24.9 &&
 		    ls_row_preempted_pct(r) < 25.1);
 	assert_int_equal(ls_row_tenures(r), 4);
@@ -127,7 +127,7 @@ static void shares_and_delta(void **state)
 	r->st.holder_waits[LS_HOLDER_PREEMPTED] = 7;
 	r->st.tenure_ns = 5000;
 	r->st.tenure_unseen_ns = 700;
-	r->st.hist_tenure[9] = 10;
+	r->hi.hist_tenure[9] = 10;
 	assert_int_equal(ls_snap_delta(&b, &a, &d), 0);
 	r = ls_snap_find(&d, &k);
 	assert_non_null(r);
@@ -157,7 +157,7 @@ static void outputs(void **state)
 	r.st.holder_ns[LS_HOLDER_PREEMPTED] = 3000;
 	r.st.tenure_ns = 900;
 	r.st.tenure_unsampled_ns = 500;
-	r.st.hist_tenure[8] = 2;
+	r.hi.hist_tenure[8] = 2;
 	ls_row_add_holder(&r, "holder_fn", "waiter_fn", 42, 400, 1);
 	f = open_memstream(&buf, &len);
 	ls_print_holders(f, &r, 10);

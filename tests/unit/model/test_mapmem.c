@@ -28,9 +28,14 @@ static void map_formulas(void **state)
 	assert_int_equal(ls_mapmem_hash(3, 4, 12, 2), 72 * 5 + 8 * 2 + 16 * 4);
 	/* 5 stacks of 128 bytes: bucket headers of 16, 8 pointers of 8 */
 	assert_int_equal(ls_mapmem_stack(5, 128), 144 * 5 + 8 * 8);
-	/* the lock table dominates; it grows linearly with --max-locks */
+	/* the lock table dominates; it grows linearly with --max-locks:
+	 * entries of 400 bytes, histograms of 1 KiB, page-aligned, and a
+	 * free-ring slot of 8 bytes each */
 	assert_true(ls_mapmem_hash(16777216, sizeof(struct ls_lock_key),
-				   sizeof(struct ls_lock_stats), 2) > 15 * GIB);
+				   sizeof(struct ls_lock_stats), 2) > 6 * GIB);
+	assert_int_equal(ls_mapmem_hists(3), 4096 + 3 * 8);
+	assert_int_equal(ls_mapmem_hists(16777216),
+			 16ULL * GIB + 16777216ULL * 8);
 }
 
 /* Each lock's identity (lock_ident) costs a hash entry per --max-locks,
@@ -56,7 +61,9 @@ static void ident_counted(void **state)
 				       sizeof(struct ls_lock_ident), 2) -
 			ls_mapmem_hash(LS_DEF_MAX_LOCKS,
 				       sizeof(struct ls_lock_key),
-				       sizeof(struct ls_lock_ident), 2));
+				       sizeof(struct ls_lock_ident), 2) +
+			ls_mapmem_hists(2 * LS_DEF_MAX_LOCKS) -
+			ls_mapmem_hists(LS_DEF_MAX_LOCKS));
 	/* 16384 identities of 64 bytes: 2 MiB and a bit */
 	assert_true(ls_mapmem_hash(LS_DEF_MAX_LOCKS, 16,
 				   sizeof(struct ls_lock_ident), 2) > 2 * MIB);
@@ -102,9 +109,9 @@ static void too_big_is_named(void **state)
 	m.locks = 16777216; /* the largest the command line accepts */
 	assert_int_equal(ls_mapmem_check(&m, 2, 24 * GIB, why, sizeof(why)),
 			 -E2BIG);
-	/* lock_stats 22.4 GiB with its holder side (vcpu-preempted
+	/* lock_stats 6.5 GiB, its histograms 16.1 GiB (vcpu-preempted
 	 * included), lock_ident 2.3 GiB */
-	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 24.8"));
+	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 24.9"));
 	assert_non_null(strstr(why, "GiB of kernel memory"));
 	assert_non_null(
 		strstr(why, "more than 10% of MemAvailable (24.0 GiB)"));

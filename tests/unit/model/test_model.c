@@ -46,7 +46,7 @@ static struct ls_row *mkrow(struct ls_snapshot *s, uint64_t addr, unsigned kind,
 	r->st.sleep_ns = total - total / 4;
 	r->st.min_ns = 100;
 	r->st.max_ns = total;
-	r->st.hist[3] = n;
+	r->hi.hist[3] = n;
 	return r;
 }
 
@@ -79,7 +79,7 @@ static void delta_and_rates(void **state)
 	assert_non_null(r);
 	assert_int_equal(r->st.contentions, 3);
 	assert_int_equal(r->st.total_ns, 3000);
-	assert_int_equal(r->st.hist[3], 3);
+	assert_int_equal(r->hi.hist[3], 3);
 	assert_int_equal(ls_row_avg_ns(r), 1000);
 	k.addr = 0x3000;
 	k.kind = LS_KIND_RWSEM_W;
@@ -215,7 +215,8 @@ static void losses(void **state)
 	fflush(f);
 	assert_string_equal(buf,
 			    "losses: 13 (task map full 2, lock map full 3, "
-			    "end without begin 7, stack failed 1)\n");
+			    "end without begin 7, stack failed 1)\n"
+			    "hint: lock table full: raise --max-locks\n");
 	fclose(f);
 	free(buf);
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
@@ -224,6 +225,26 @@ static void losses(void **state)
 		assert_non_null(ls_kind_name(i));
 	assert_string_equal(ls_kind_base(LS_KIND_RWSEM_W), "rwsem");
 	assert_string_equal(ls_kind_name(LS_KIND_RWSEM_W), "rwsem:W");
+}
+
+/* A full table's hint: the lost waits first, none without a full table. */
+static void loss_hints(void **state)
+{
+	uint64_t loss[LS_LOSS_MAX] = {0};
+
+	(void)state;
+	loss[LS_LOSS_END_UNMATCHED] = 5;
+	loss[LS_LOSS_STACK] = 1;
+	assert_null(ls_loss_hint(loss));
+	loss[LS_LOSS_CALLER_MAP_FULL] = 9;
+	assert_string_equal(ls_loss_hint(loss),
+			    "caller table full: raise --max-callers");
+	loss[LS_LOSS_TASK_MAP_FULL] = 1;
+	assert_string_equal(ls_loss_hint(loss),
+			    "task table full: raise --max-tasks");
+	loss[LS_LOSS_LOCK_MAP_FULL] = 1;
+	assert_string_equal(ls_loss_hint(loss),
+			    "lock table full: raise --max-locks");
 }
 
 int main(void)
@@ -235,6 +256,7 @@ int main(void)
 		cmocka_unit_test(callers_top),
 		cmocka_unit_test(naming),
 		cmocka_unit_test(losses),
+		cmocka_unit_test(loss_hints),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,8 +34,8 @@ static struct ls_row *mkrow(struct ls_snapshot *s, uint64_t addr, unsigned kind,
 	r->st.min_ns = 500;
 	r->st.max_ns = n ? (spin + sleep) / n * 4 : 0;
 	if (n) {
-		r->st.hist[ls_hist_slot((spin + sleep) / n)] = n;
-		r->st.hist_spin[ls_hist_slot(spin / n + 1)] = n;
+		r->hi.hist[ls_hist_slot((spin + sleep) / n)] = n;
+		r->hi.hist_spin[ls_hist_slot(spin / n + 1)] = n;
 	}
 	return r;
 }
@@ -207,8 +207,8 @@ static void interval_extrema(void **state)
 	c = mkrow(&cur, 0x1000, LS_KIND_MUTEX, "a", 110, 110000, 0);
 	/* ten more waits of about 1us: no new maximum */
 	c->st.max_ns = 10 * MS;
-	memcpy(c->st.hist, p->st.hist, sizeof(c->st.hist));
-	c->st.hist[ls_hist_slot(1000)] += 10;
+	memcpy(c->hi.hist, p->hi.hist, sizeof(c->hi.hist));
+	c->hi.hist[ls_hist_slot(1000)] += 10;
 	c->st.waiters = 1;
 	c->st.peak_epoch = 4; /* no wait began in epoch 5 */
 	c->st.peak_waiters = 5;
@@ -227,7 +227,7 @@ static void interval_extrema(void **state)
 	/* a new maximum in the interval is exact; a begin in the epoch keeps
 	 * the kernel's peak */
 	cur.rows[0].st.max_ns = 20 * MS;
-	cur.rows[0].st.hist[ls_hist_slot(20 * MS)]++;
+	cur.rows[0].hi.hist[ls_hist_slot(20 * MS)]++;
 	cur.rows[0].st.contentions++;
 	cur.rows[0].st.peak_epoch = 5;
 	cur.rows[0].st.peak_waiters = 7;
