@@ -124,6 +124,9 @@ enum ls_loss {
 	/* --hold: release of a watched lock whose acquire was not seen (held
 	 * at start) */
 	LS_LOSS_HOLD_UNMATCHED,
+	/* --by cgroup: wait not attributed to its cgroup (lock_cgroups full,
+	 * or the waiter changed cgroup while it waited) */
+	LS_LOSS_CGROUP_MAP_FULL,
 	LS_LOSS_MAX,
 };
 
@@ -430,6 +433,36 @@ struct ls_holds {
 	__u32 pending_mode; /* its mode */
 	__u32 n;	    /* entries of h[] in use */
 };
+
+/*
+ * ---- cgroups (bpf/cgroup.bpf.h): waits by the waiter's cgroup ----------
+ *
+ * With --by cgroup, each wait is also added to lock_cgroups under the
+ * waiter's cgroup v2 id (bpf_get_current_cgroup_id: the kernfs id, which is
+ * the cgroup directory's inode number).  The entry is created at the wait's
+ * first begin and updated at its end, looked up with the id read again
+ * (same task); a missing entry is the loss LS_LOSS_CGROUP_MAP_FULL.  With
+ * --cgroup, only tasks in that cgroup or below it are seen at all
+ * (bpf_current_task_under_cgroup on cgroup_filter, a one-slot cgroup array).
+ */
+#define LS_DEF_MAX_LOCK_CGROUPS 16384 /* default entries in lock_cgroups */
+
+struct ls_cg_key {
+	__u64 addr; /* lock address, as in ls_lock_key */
+	__u64 cgid; /* the waiter's cgroup v2 id */
+	__u32 kind; /* enum ls_kind */
+	__u32 pad;
+};
+
+struct ls_cg_val {
+	__u64 begins;  /* waits begun by this cgroup's tasks */
+	__u64 waits;   /* ... completed */
+	__u64 wait_ns; /* their wait time, first begin to end */
+	__u64 max_ns;  /* the longest of them */
+};
+
+_Static_assert(sizeof(struct ls_cg_key) == 24, "ls_cg_key layout");
+_Static_assert(sizeof(struct ls_cg_val) == 32, "ls_cg_val layout");
 
 /* ---- what must hold --------------------------------------------------- */
 

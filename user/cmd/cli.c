@@ -154,10 +154,15 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 	case 'F':
 		return parse_u32(p, name, arg, 0, 10000, &o->col.sample_hz);
 	case LS_OPT_BY:
-		if (strcmp(arg, "lock") && strcmp(arg, "class"))
+		if (strcmp(arg, "lock") && strcmp(arg, "class") &&
+		    strcmp(arg, "cgroup"))
 			return bad(p, name, arg, "not a valid value");
 		o->col.by_class = !strcmp(arg, "class");
+		o->col.by_cgroup = !strcmp(arg, "cgroup");
 		o->col.fold_filter = &o->filter;
+		return 0;
+	case LS_OPT_CGROUP:
+		o->col.cgroup = arg;
 		return 0;
 	case LS_OPT_FORGET:
 		o->forget_set = 1;
@@ -505,6 +510,13 @@ static int check_command(const struct ls_opts *o)
 		ls_fail("parse", "--folded '-'",
 			o->json ? "--json writes to standard output already"
 				: "-o writes to standard output already");
+		return -EINVAL;
+	}
+	if (o->col.by_cgroup &&
+	    (o->cmd == LS_CMD_TOP || o->cmd == LS_CMD_SERVE)) {
+		ls_fail("parse", "--by 'cgroup'",
+			"top and serve do not group by cgroup yet (hist and "
+			"record do)");
 		return -EINVAL;
 	}
 	if (o->cmd == LS_CMD_RECORD && o->format == LS_FMT_TEXT) {

@@ -73,6 +73,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	bpf_map__set_max_entries(skel->maps.hold_watch,
 				 o->hold ? o->max_locks : 1);
 	ls_probes_configure(c);
+	ls_cgroup_configure(c);
 	return 0;
 }
 
@@ -308,6 +309,8 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 			c->refused, sizeof(c->refused));
 	if (!probes_honoured(c, 0) || !hold_honoured(c, 0))
 		goto fail;
+	if (ls_cgroup_start(c, why))
+		goto fail;
 	c->stack_caller = calloc(o->max_stacks, sizeof(*c->stack_caller));
 	c->stack_frames = calloc(o->max_stacks, sizeof(*c->stack_frames));
 	c->pcpu = calloc((size_t)c->ncpus_possible, sizeof(uint64_t));
@@ -327,6 +330,8 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 				"and CAP_SYS_RESOURCE");
 		goto fail;
 	}
+	if (ls_cgroup_attach(c))
+		goto fail;
 	if (o->run_stats) {
 		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 		if (c->stats_fd < 0)
@@ -368,6 +373,7 @@ void ls_collector_stop(struct ls_collector *c)
 		bpf_link__destroy(c->tp_links[i]);
 	ls_probes_detach(c);
 	ls_hold_stop(c);
+	ls_cgroup_stop(c);
 	if (c->perf_links)
 		for (int cpu = 0; cpu < c->ncpus_possible; cpu++)
 			bpf_link__destroy(c->perf_links[cpu]);
