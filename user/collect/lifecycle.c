@@ -248,8 +248,9 @@ static int hold_honoured(const struct ls_collector *c, int err)
  */
 static int sizes_fit(const struct ls_collector_opts *o)
 {
-	const struct ls_map_sizes m = {o->max_locks, o->max_tasks,
-				       o->max_callers, o->max_stacks, o->hold};
+	const struct ls_map_sizes m = {o->max_locks,   o->max_tasks,
+				       o->max_callers, o->max_stacks,
+				       o->hold,	       o->by_cgroup};
 	int ncpus = libbpf_num_possible_cpus();
 	uint64_t avail;
 	char why[256];
