@@ -14,7 +14,7 @@
 #include "cmd/options.h"
 #include "util/log.h"
 #include "serve/netaddr.h"
-#include "export/prom.h"
+#include "export/prom_cgroup.h"
 
 const char *argp_program_version = "lockscope 0.1";
 const char *argp_program_bug_address = "<lockscope issues>";
@@ -215,6 +215,8 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return 0;
 	case LS_OPT_MAX_SERIES:
 		return parse_u32(p, name, arg, 0, 10000, &o->max_series);
+	case LS_OPT_MAX_CGROUPS:
+		return parse_u32(p, name, arg, 0, 10000, &o->max_cgroups);
 	case 'o':
 		o->output = arg;
 		return 0;
@@ -512,11 +514,10 @@ static int check_command(const struct ls_opts *o)
 				: "-o writes to standard output already");
 		return -EINVAL;
 	}
-	if (o->col.by_cgroup &&
-	    (o->cmd == LS_CMD_TOP || o->cmd == LS_CMD_SERVE)) {
+	if (o->col.by_cgroup && o->cmd == LS_CMD_TOP) {
 		ls_fail("parse", "--by 'cgroup'",
-			"top and serve do not group by cgroup yet (hist and "
-			"record do)");
+			"top does not group by cgroup yet (hist, record and "
+			"serve do)");
 		return -EINVAL;
 	}
 	if (o->cmd == LS_CMD_RECORD && o->format == LS_FMT_TEXT) {
@@ -547,6 +548,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	o->listen = LS_DEF_LISTEN;
 	o->user = "nobody";
 	o->max_series = LS_PROM_DEF_MAX_SERIES;
+	o->max_cgroups = LS_PROM_DEF_MAX_CGROUPS;
 	/* as typed: argp reorders argv */
 	o->all_argv = calloc((size_t)argc + 1, sizeof(*argv));
 	if (o->all_argv) {

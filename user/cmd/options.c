@@ -109,8 +109,8 @@ const struct ls_opt_def ls_opt_defs[] = {
 	{{"by", LS_OPT_BY, "lock|class|cgroup", 0,
 	  "One row per lock (default), or per lock class: every instance of "
 	  "a name (#2, #cpu1, ...) folded into one row with its count; "
-	  "cgroup (hist, record): each lock's waits also by the waiter's "
-	  "cgroup v2 path",
+	  "cgroup (hist, record, serve): each lock's waits also by the "
+	  "waiter's cgroup v2 path",
 	  1},
 	 TRACING},
 	{{"cgroup", LS_OPT_CGROUP, "PATH", 0,
@@ -227,6 +227,11 @@ const struct ls_opt_def ls_opt_defs[] = {
 	{{"max-series", LS_OPT_MAX_SERIES, "N", 0,
 	  "Export at most N locks as their own series; the rest are summed "
 	  "into lock=\"other\" (default 50)",
+	  4},
+	 SERVE},
+	{{"max-cgroups", LS_OPT_MAX_CGROUPS, "N", 0,
+	  "With --by cgroup: export at most N cgroups as their own series; "
+	  "the rest are summed into cgroup=\"other\" (default 20)",
 	  4},
 	 SERVE},
 	{{"no-cost", LS_OPT_NO_COST, NULL, 0,
