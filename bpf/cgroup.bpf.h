@@ -4,7 +4,8 @@
  * cgroup subtree out, --by cgroup adds each wait to lock_cgroups under the
  * waiter's cgroup v2 id (bpf/lockscope.h explains the map).  Included by
  * lockscope.bpf.c after common.bpf.h; hooks: cgroup_skip() at begin and
- * end, cgroup_begin() when a wait opens, cgroup_end() when it is recorded.
+ * end, cgroup_begin() when a wait opens, cgroup_holder() when holders.bpf.h
+ * reads the holder task, cgroup_end() when the wait is recorded.
  */
 #ifndef LS_CGROUP_BPF_H
 #define LS_CGROUP_BPF_H
@@ -48,6 +49,28 @@ static __always_inline void cgroup_begin(const struct ls_lock_key *k)
 		__sync_fetch_and_add(&v->begins, 1);
 	else /* full: its end counts the loss */
 		bpf_map_update_elem(&lock_cgroups, &ck, &one, BPF_NOEXIST);
+}
+
+/* The wait @w begins while task @t holds its lock: count it under @t's
+ * cgroup (kn->id of its default-hierarchy cgroup, fault-safe reads: the
+ * holder may exit meanwhile, then nothing is counted). */
+static __always_inline void cgroup_holder(const struct ls_wait *w,
+					  struct task_struct *t)
+{
+	struct ls_cg_key ck = {
+		.addr = w->addr, .kind = w->kind, .role = LS_CG_HOLDER};
+	struct ls_cg_val one = {.begins = 1}, *v;
+
+	if (!cgroup_on)
+		return;
+	ck.cgid = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+	if (!ck.cgid)
+		return;
+	v = bpf_map_lookup_elem(&lock_cgroups, &ck);
+	if (v)
+		__sync_fetch_and_add(&v->begins, 1);
+	else if (bpf_map_update_elem(&lock_cgroups, &ck, &one, BPF_NOEXIST))
+		bump(&losses, LS_LOSS_CGROUP_MAP_FULL);
 }
 
 /* The wait @w of @dur ns is recorded: add it to its cgroup's entry (no

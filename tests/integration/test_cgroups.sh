@@ -2,7 +2,8 @@
 # Per-cgroup attribution on this kernel: two cgroups made here under the
 # cgroup v2 mount (found in mountinfo), the pipe hammer in A and stress-ng
 # netlink-task in B.  --by cgroup gives each lock's waits to the right
-# cgroup (>= 95% of its count) and every wait to some cgroup; --cgroup A
+# cgroup (>= 95% of its count), every wait to some cgroup, and the pipe
+# mutex's holders to A; --cgroup A
 # sees none of B's locks; a cgroup removed before the read shows as
 # (gone); bad --cgroup paths are bad input; serve --by cgroup labels A's
 # waits cgroup="A" and stays within --max-cgroups 2 (the rest in "other")
@@ -69,6 +70,14 @@ if [ "${t:-0}" -ge 1000 ] && python3 -c "import sys; sys.exit(not $pct >= 95)"; 
 	pass "cgroups: the genetlink mutex's waits are in $B: $n of $t ($pct%)"
 else
 	fail "cgroups: genetlink mutex in $B: $n of ${t:-0} (${pct:-?}%): $(py '[(r["name"], r["contentions"], [(c["cgroup"], c["waits"]) for c in r["cgroups"]]) for r in d["locks"]][:4]')"
+fi
+# the holder side: waits begun while a task of A held the pipe mutex
+hp=$(py '(lambda ls: (lambda a, t: "%.2f %d %d" % (100.0 * a / t if t else 0, a, t))(sum(c["begins"] for r in ls for c in r["holder_cgroups"] if c["cgroup"] == "'"$A"'"), sum(c["begins"] for r in ls for c in r["holder_cgroups"])))([r for r in d["locks"] if r["class"].startswith("pipe_inode_info.mutex") and r["kind"] == "mutex"])')
+read -r pct n t <<<"$hp"
+if [ "${t:-0}" -ge 100 ] && python3 -c "import sys; sys.exit(not $pct >= 95)"; then
+	pass "cgroups: the pipe mutex's holders were in $A: $n of $t waits with a holder task ($pct%)"
+else
+	fail "cgroups: pipe mutex holders in $A: ${n:-0} of ${t:-0} (${pct:-?}%): $(py '[(r["name"], r["holder_cgroups"]) for r in d["locks"] if r["kind"] == "mutex"][:3]')"
 fi
 # every recorded wait went to a cgroup (no loss counted here): lock_cgroups
 # is read after lock_stats, so waits that ended in between may add a few

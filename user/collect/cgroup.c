@@ -137,6 +137,7 @@ static int add_cgrow(struct ls_collector *c, const void *k, const void *v,
 	(void)c;
 	r.key.addr = ck->addr;
 	r.key.kind = ck->kind;
+	r.role = ck->role;
 	memcpy(&r.v, v, sizeof(r.v));
 	return ls_snap_add_cgrow(arg, &r);
 }

@@ -41,8 +41,11 @@ int ls_prom_cg_update(struct ls_prom *cg, const struct ls_snapshot *s,
 		const struct ls_cgrow *c = &s->cgrows[i];
 		/* every gone cgroup in one series: one label, one series */
 		int gone = !strcmp(c->path, LS_CG_GONE);
-		struct ls_row *r = row_of(scratch, gone ? 0 : c->cgid, c->path);
+		struct ls_row *r;
 
+		if (c->role != LS_CG_WAITER)
+			continue;
+		r = row_of(scratch, gone ? 0 : c->cgid, c->path);
 		if (!r)
 			return -ENOMEM;
 		r->st.contentions += c->v.waits;

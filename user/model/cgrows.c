@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* cgrows.c - --by cgroup rows of a snapshot (lock x waiter cgroup): their
- * order, the rows of one lock, and one lock's rows ranked by wait. */
+/* cgrows.c - --by cgroup rows of a snapshot (lock x role x cgroup): their
+ * order, the rows of one lock in one role, and those ranked by wait. */
 #include <string.h>
 #include "model/model.h"
 
@@ -11,43 +11,59 @@ int ls_cgrow_cmp(const void *a, const void *b)
 
 	if (c)
 		return c;
+	if (x->role != y->role)
+		return x->role < y->role ? -1 : 1;
 	return x->cgid < y->cgid ? -1 : x->cgid > y->cgid;
 }
 
+/* Order of (@k, @role) against row @r's. */
+static int cmp_at(const struct ls_cgrow *r, const struct ls_lock_key *k,
+		  uint32_t role)
+{
+	int c = ls_key_cmp(&r->key, k);
+
+	if (c)
+		return c;
+	return r->role < role ? -1 : r->role > role;
+}
+
 size_t ls_snap_cgrows_of(const struct ls_snapshot *s,
-			 const struct ls_lock_key *k, size_t *first)
+			 const struct ls_lock_key *k, uint32_t role,
+			 size_t *first)
 {
 	size_t lo = 0, hi = s->ncgrows, n = 0;
 
-	while (lo < hi) { /* the first row not below @k */
+	while (lo < hi) { /* the first row not below (@k, @role) */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ls_key_cmp(&s->cgrows[mid].key, k) < 0)
+		if (cmp_at(&s->cgrows[mid], k, role) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	*first = lo;
-	while (lo + n < s->ncgrows && !ls_key_cmp(&s->cgrows[lo + n].key, k))
+	while (lo + n < s->ncgrows && !cmp_at(&s->cgrows[lo + n], k, role))
 		n++;
 	return n;
 }
 
-/* Rank @a above @b: more wait time, more waits, then the path. */
+/* Rank @a above @b: more wait time, more waits, more begun, the path. */
 static int above(const struct ls_cgrow *a, const struct ls_cgrow *b)
 {
 	if (a->v.wait_ns != b->v.wait_ns)
 		return a->v.wait_ns > b->v.wait_ns;
 	if (a->v.waits != b->v.waits)
 		return a->v.waits > b->v.waits;
+	if (a->v.begins != b->v.begins)
+		return a->v.begins > b->v.begins;
 	return strcmp(a->path, b->path) < 0;
 }
 
 size_t ls_cgrows_ranked(const struct ls_snapshot *s,
-			const struct ls_lock_key *k, size_t *idx, size_t max,
-			size_t *total)
+			const struct ls_lock_key *k, uint32_t role, size_t *idx,
+			size_t max, size_t *total)
 {
-	size_t first, n = ls_snap_cgrows_of(s, k, &first), k_ = 0;
+	size_t first, n = ls_snap_cgrows_of(s, k, role, &first), k_ = 0;
 
 	*total = n;
 	for (size_t i = first; i < first + n; i++) {

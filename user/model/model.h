@@ -112,6 +112,7 @@ struct ls_owner {
 #define LS_CG_PATH_MAX 256
 struct ls_cgrow {
 	struct ls_lock_key key;
+	uint32_t role; /* enum ls_cg_role: the waiter's or the holder's */
 	uint64_t cgid;
 	struct ls_cg_val v;
 	char path[LS_CG_PATH_MAX];
@@ -184,18 +185,19 @@ int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
 			    const char *fn, uint64_t samples);
 /* Append a lock x cgroup row; -ENOMEM on allocation failure. */
 int ls_snap_add_cgrow(struct ls_snapshot *s, const struct ls_cgrow *c);
-/* Order of cgroup rows: lock key, then cgroup id (qsort comparator). */
+/* Order of cgroup rows: lock key, role, cgroup id (qsort comparator). */
 int ls_cgrow_cmp(const void *a, const void *b);
-/* The cgroup rows of lock @k (rows sorted by ls_cgrow_cmp): how many, the
- * first at *@first. */
+/* The cgroup rows of lock @k in @role (enum ls_cg_role; rows sorted by
+ * ls_cgrow_cmp): how many, the first at *@first. */
 size_t ls_snap_cgrows_of(const struct ls_snapshot *s,
-			 const struct ls_lock_key *k, size_t *first);
-/* The indices into s->cgrows of lock @k's rows, most wait time first (ties:
- * most waits, then path), at most @max of them in @idx; returns how many,
- * *@total the rows the lock has. */
+			 const struct ls_lock_key *k, uint32_t role,
+			 size_t *first);
+/* The indices into s->cgrows of those rows, most wait time first (ties:
+ * most waits, most begun, then path), at most @max of them in @idx;
+ * returns how many, *@total the rows there are. */
 size_t ls_cgrows_ranked(const struct ls_snapshot *s,
-			const struct ls_lock_key *k, size_t *idx, size_t max,
-			size_t *total);
+			const struct ls_lock_key *k, uint32_t role, size_t *idx,
+			size_t max, size_t *total);
 /* Append a waiting task; -ENOMEM on allocation failure. */
 int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w);
 /* cpu-clock samples of @s: all of them, and those inside spin functions. */

@@ -171,16 +171,22 @@ static void rows_of_a_lock(void **state)
 	cgrow(&a, 0x1000, 5, 99, 99999, "/x");
 	cgrow(&a, 0x2000, 5, 90, 9000, "/a");
 	cgrow(&a, 0x2000, 9, 1, 10, LS_CG_GONE);
+	cgrow(&a, 0x2000, 5, 70, 0, "/a"); /* held by /a: another role */
+	a.cgrows[a.ncgrows - 1].role = LS_CG_HOLDER;
 	qsort(a.cgrows, a.ncgrows, sizeof(*a.cgrows), ls_cgrow_cmp);
-	assert_int_equal(ls_snap_cgrows_of(&a, &k, &first), 3);
+	assert_int_equal(ls_snap_cgrows_of(&a, &k, LS_CG_WAITER, &first), 3);
 	assert_int_equal(first, 1);
+	assert_int_equal(ls_snap_cgrows_of(&a, &k, LS_CG_HOLDER, &first), 1);
+	assert_int_equal(first, 4);
+	assert_int_equal(a.cgrows[first].v.begins, 70);
 	/* most wait first, at most 2 */
-	assert_int_equal(ls_cgrows_ranked(&a, &k, idx, 2, &total), 2);
+	assert_int_equal(ls_cgrows_ranked(&a, &k, LS_CG_WAITER, idx, 2, &total),
+			 2);
 	assert_int_equal(total, 3);
 	assert_string_equal(a.cgrows[idx[0]].path, "/a");
 	assert_string_equal(a.cgrows[idx[1]].path, "/b");
 	k.addr = 0x3000;
-	assert_int_equal(ls_snap_cgrows_of(&a, &k, &first), 0);
+	assert_int_equal(ls_snap_cgrows_of(&a, &k, LS_CG_WAITER, &first), 0);
 
 	/* an interval: increases only, rows without any dropped */
 	assert_int_equal(ls_snap_copy(&b, &a), 0);
