@@ -154,6 +154,13 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 	case 'F':
 		return parse_u32(p, name, arg, 0, 10000, &o->col.sample_hz);
 	case LS_OPT_BY:
+		/* serve may export both: rows by class, cgroup series */
+		if (!strcmp(arg, "class,cgroup") ||
+		    !strcmp(arg, "cgroup,class")) {
+			o->col.by_class = o->col.by_cgroup = 1;
+			o->col.fold_filter = &o->filter;
+			return 0;
+		}
 		if (strcmp(arg, "lock") && strcmp(arg, "class") &&
 		    strcmp(arg, "cgroup"))
 			return bad(p, name, arg, "not a valid value");
@@ -518,6 +525,12 @@ static int check_command(const struct ls_opts *o)
 		ls_fail("parse", "--by 'cgroup'",
 			"top does not group by cgroup yet (hist, record and "
 			"serve do)");
+		return -EINVAL;
+	}
+	if (o->col.by_cgroup && o->col.by_class && o->cmd != LS_CMD_SERVE) {
+		ls_fail("parse", "--by 'class,cgroup'",
+			"only serve takes both (its cgroup series do not "
+			"split locks)");
 		return -EINVAL;
 	}
 	if (o->cmd == LS_CMD_RECORD && o->format == LS_FMT_TEXT) {
