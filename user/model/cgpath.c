@@ -38,30 +38,37 @@ int ls_cg_mount(const char *mountinfo, char *out, size_t len)
 	FILE *f = fopen(mountinfo, "re");
 	char *line = NULL;
 	size_t cap = 0;
-	int err = -ENOENT;
+	int err = -ENOENT, whole = 0;
 
 	if (!f)
 		return -errno;
 	while (getline(&line, &cap, f) > 0) {
 		/* id parent major:minor root mountpoint opts [tags] - type */
-		char *sep = strstr(line, " - "), *save = NULL, *mp;
+		char *sep = strstr(line, " - "), *save = NULL, *root = NULL;
 		char *tok = strtok_r(line, " ", &save);
 
 		if (!sep || strncmp(sep + 3, "cgroup2 ", 8))
 			continue;
-		for (int i = 1; tok && i < 5; i++)
+		for (int i = 1; tok && i < 5; i++) {
+			if (i == 4)
+				root = tok;
 			tok = strtok_r(NULL, " ", &save);
-		mp = tok;
-		if (!mp)
+		}
+		if (!tok || !root)
 			continue;
-		unescape(mp);
-		if (strlen(mp) >= len) {
+		/* ids are resolved from the top: a mount of the whole tree
+		 * (root "/") beats a subtree (a container's own cgroup) */
+		if (whole && strcmp(root, "/"))
+			continue;
+		unescape(tok);
+		if (strlen(tok) >= len) {
 			err = -ENAMETOOLONG;
 			continue;
 		}
-		strcpy(out, mp);
+		strcpy(out, tok);
 		err = 0;
-		break;
+		whole = !strcmp(root, "/");
+		/* no break: a later mount on the same point shadows it */
 	}
 	free(line);
 	fclose(f);

@@ -16,7 +16,8 @@
 #define LS_CG_GONE "(gone)"	/* the path of an id no longer in the tree */
 
 /* The mount point of the cgroup2 file system in @mountinfo (a
- * /proc/<pid>/mountinfo file) into @out: 0, -ENOENT if none is mounted,
+ * /proc/<pid>/mountinfo file) into @out: the last mount of the whole tree
+ * (root "/"), else the last of a subtree; 0, -ENOENT if none is mounted,
  * -ENAMETOOLONG, or -errno of reading the file. */
 int ls_cg_mount(const char *mountinfo, char *out, size_t len);
 

@@ -42,6 +42,17 @@ static void mount_from_mountinfo(void **state)
 	assert_int_equal(ls_cg_mount(tmp, out, sizeof(out)), 0);
 	assert_string_equal(out, "/sys/fs/cgroup/my v2"); /* \040 undone */
 	assert_int_equal(ls_cg_mount(tmp, out, 8), -ENAMETOOLONG);
+	/* a container: its own subtree at /sys/fs/cgroup, the host's whole
+	 * tree mounted later (a hostPath): the whole tree wins */
+	f = fopen(tmp, "w");
+	fputs("50 40 0:30 /kubepods/pod1/c1 /sys/fs/cgroup ro - cgroup2 "
+	      "cgroup rw\n"
+	      "51 40 0:30 / /host/cgroup ro - cgroup2 cgroup rw\n"
+	      "52 40 0:30 /kubepods /other ro - cgroup2 cgroup rw\n",
+	      f);
+	fclose(f);
+	assert_int_equal(ls_cg_mount(tmp, out, sizeof(out)), 0);
+	assert_string_equal(out, "/host/cgroup");
 	/* v1 only: no cgroup2 line */
 	f = fopen(tmp, "w");
 	fputs("33 25 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", f);
