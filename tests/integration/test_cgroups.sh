@@ -7,7 +7,7 @@
 # sees none of B's locks; a cgroup removed before the read shows as
 # (gone); bad --cgroup paths are bad input; serve --by cgroup labels A's
 # waits cgroup="A" and stays within --max-cgroups 2 (the rest in "other")
-# when five cgroups wait.  About 14 s.
+# when six cgroups wait; record's cgroups.  About 17 s.
 . "$(dirname "$0")/../lib.sh"
 W=$LS_ROOT/build
 out=$LS_OUT/cgroups
@@ -108,6 +108,26 @@ if [ ! -e "$root$C" ] && [ "$g" = "['(gone)']" ]; then
 	pass "cgroups: waits of a removed cgroup show as (gone)"
 else
 	fail "cgroups: removed cgroup shows as ${g:-nothing}: $(tail -2 "$out/gone.err")"
+fi
+
+# record --by cgroup: the schema's cgroups, intervals adding up to totals
+"$LS" record --by cgroup -o "$out/rec.json" -i 1 -F 0 -- sh -c "$in_cg" - "$A" "$W/pipe_hammer" 2 2 >/dev/null 2>"$out/rec.err"
+rc=$?
+sel='[r for r in L if r["class"].startswith("pipe_inode_info.mutex") and r["kind"] == "mutex"]'
+tot=$(jget "$out/rec.json" "(lambda L: sum(c['waits'] for r in $sel for c in r['cgroups'] if c['cgroup'] == '$A'))(d['totals']['locks'])" 2>/dev/null)
+ivs=$(jget "$out/rec.json" "sum((lambda L: sum(c['waits'] for r in $sel for c in r['cgroups'] if c['cgroup'] == '$A'))(iv['locks']) for iv in d['intervals'])" 2>/dev/null)
+schema=ok
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 - "$LS_ROOT/docs/record-schema.json" "$out/rec.json" >"$out/rec.schema" 2>&1 <<'PY' || schema=$(tail -1 "$out/rec.schema")
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+PY
+fi
+if [ $rc -eq 0 ] && [ "$schema" = ok ] && [ "${tot:-0}" -gt 1000 ] 2>/dev/null &&
+	python3 -c "import sys; sys.exit(not 0.95 * $tot <= $ivs <= $tot)"; then
+	pass "cgroups: record --by cgroup: pipe mutex waits in $A $tot in totals, $ivs over the intervals, schema valid"
+else
+	fail "cgroups: record --by cgroup (exit $rc, schema $schema): totals ${tot:-?}, intervals ${ivs:-?}: $(tail -1 "$out/rec.err")"
 fi
 
 # bad paths are bad input (exit 2), before anything runs
