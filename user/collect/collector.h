@@ -31,7 +31,7 @@ struct ls_collector_opts {
 #define LS_DEF_FORGET 60    /* top's default */
 	int with_addr;	    /* put raw addresses in lock names */
 	int by_class;	    /* fold each lock class into one row (--by class) */
-	int by_cgroup;	    /* waits by lock and waiter cgroup (--by cgroup) */
+	int by_cgroup;	    /* waits by lock and cgroup (--by cgroup) */
 	const char *cgroup; /* --cgroup: only tasks in this cgroup subtree */
 	const struct ls_filter *fold_filter; /* applied before folding */
 	int hold;    /* --hold: hold times of contended locks (hold.bpf.c) */

@@ -3,8 +3,9 @@
  * prom_cgroup.h - serve --by cgroup: waits by waiter cgroup as Prometheus
  * series with a bounded cgroup label.
  *
- * Each cgroup's waits (summed over locks) go through the lock series'
- * machinery (prom_series.h) as one pseudo-row per cgroup: at most K
+ * Each cgroup's waits, summed over every lock the BPF side counted (-p and
+ * --cgroup apply, the row filters -L and -T do not), go through the lock
+ * series' machinery (prom_series.h) as one pseudo-row per cgroup: at most K
  * cgroups (--max-cgroups) have series of their own, ranked by recent wait
  * with the same hysteresis and minimum age, the rest summed into
  * cgroup="other"; every counter only grows.  The label is the cgroup's
