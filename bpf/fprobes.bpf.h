@@ -126,7 +126,7 @@ static __always_inline int slow_enter(void *ctx, __u64 lock, __u32 kind)
 	__u64 id = bpf_get_current_pid_tgid();
 	struct ls_probe_task *pt;
 
-	if (targ_tgid && (id >> 32) != targ_tgid)
+	if ((targ_tgid && (id >> 32) != targ_tgid) || cgroup_skip())
 		return 0;
 	pt = ptask((__u32)id);
 	if (!pt)
@@ -253,7 +253,7 @@ static __always_inline int osq_enter(__u64 osq)
 	struct ls_waits *ws;
 	__u64 outer = 0;
 
-	if (targ_tgid && (id >> 32) != targ_tgid)
+	if ((targ_tgid && (id >> 32) != targ_tgid) || cgroup_skip())
 		return 0;
 	pt = ptask(tid);
 	if (!pt)

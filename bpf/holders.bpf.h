@@ -189,6 +189,7 @@ static __always_inline void holders_begin(struct ls_wait *w,
 	if (s && (__u64)t == s->holder_task)
 		w->hflags |= LS_HF_OWNER_READ | LS_HF_SAME_HOLDER;
 	w->holder = vcpu_split(t, holder_state_of(t));
+	cgroup_holder(w, t);
 }
 
 /* Credit tenure @t of the holder with stack @site and @tid, followed by a

@@ -105,6 +105,7 @@ struct mm_struct___old {
 
 #include "common.bpf.h"
 #include "hists.bpf.h"
+#include "cgroup.bpf.h"
 
 /*
  * The entry of @key in the tid-keyed @map (task_state, probe_state), created
@@ -425,6 +426,8 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 
 	if (targ_tgid && (id >> 32) != targ_tgid)
 		return 0;
+	if (cgroup_skip())
+		return 0;
 	bump(&counters, LS_CTR_BEGIN);
 	now = bpf_ktime_get_ns();
 	kind = kind_of(flags);
@@ -488,6 +491,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 		__u64 nth = __sync_fetch_and_add(&s->begins, 1);
 
 		add_waiter(s);
+		cgroup_begin(&key);
 		ref = sample_caller(ctx, &key, nth);
 		if (!nth) /* a new lock: what is it? (once) */
 			ident_resolve(&key, btf);
@@ -590,6 +594,7 @@ static __always_inline void record(void *ctx, struct ls_wait *w, __u64 now,
 	atomic_max(&s->max_ns, dur);
 	atomic_min(&s->min_ns, dur);
 	holders_record(ctx, s, w, now, dur, ret, tid);
+	cgroup_end(w, dur);
 	bump(&counters, LS_CTR_RECORDED);
 	credit_caller_wait(w, dur);
 }
@@ -624,6 +629,8 @@ static __always_inline int on_end(void *ctx, __u64 lock, long ret)
 	int found;
 
 	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	if (cgroup_skip())
 		return 0;
 	bump(&counters, LS_CTR_END);
 	now = bpf_ktime_get_ns();

@@ -127,6 +127,9 @@ enum ls_loss {
 	/* lock kept without histograms: every lock_hists row taken (rows of
 	 * forgotten locks come back a read later) */
 	LS_LOSS_HIST_ROWS_FULL,
+	/* --by cgroup: wait (or its holder) not attributed to a cgroup:
+	 * lock_cgroups full, or the waiter changed cgroup while it waited */
+	LS_LOSS_CGROUP_MAP_FULL,
 	LS_LOSS_MAX,
 };
 
@@ -447,6 +450,45 @@ struct ls_holds {
 	__u32 pending_mode; /* its mode */
 	__u32 n;	    /* entries of h[] in use */
 };
+
+/*
+ * ---- cgroups (bpf/cgroup.bpf.h): waits by the waiter's cgroup ----------
+ *
+ * With --by cgroup, each wait is also added to lock_cgroups under the
+ * waiter's cgroup v2 id (bpf_get_current_cgroup_id: the kernfs id, which is
+ * the cgroup directory's inode number).  The entry is created at the wait's
+ * first begin and updated at its end, looked up with the id read again
+ * (same task); a missing entry is the loss LS_LOSS_CGROUP_MAP_FULL.  The
+ * holder's cgroup, where the owner word names the holder task (holders.bpf.h)
+ * and --by cgroup is on, counts the wait begun under role LS_CG_HOLDER (only
+ * begins: the holder is not known at the end).  With --cgroup, only tasks
+ * in that cgroup or below it are seen at all (bpf_current_task_under_cgroup
+ * on cgroup_sel, a one-slot cgroup array).
+ */
+#define LS_DEF_MAX_LOCK_CGROUPS 16384 /* default entries in lock_cgroups */
+
+enum ls_cg_role {
+	LS_CG_WAITER = 0, /* cgid: the waiter's cgroup */
+	LS_CG_HOLDER,	  /* cgid: the holder's cgroup at the wait's begin */
+	LS_CG_ROLES,
+};
+
+struct ls_cg_key {
+	__u64 addr; /* lock address, as in ls_lock_key */
+	__u64 cgid; /* cgroup v2 id */
+	__u32 kind; /* enum ls_kind */
+	__u32 role; /* enum ls_cg_role */
+};
+
+struct ls_cg_val {
+	__u64 begins;  /* waits begun by (holder: under) this cgroup's tasks */
+	__u64 waits;   /* ... completed (waiter role only) */
+	__u64 wait_ns; /* their wait time, first begin to end (waiter) */
+	__u64 max_ns;  /* the longest of them (waiter) */
+};
+
+_Static_assert(sizeof(struct ls_cg_key) == 24, "ls_cg_key layout");
+_Static_assert(sizeof(struct ls_cg_val) == 32, "ls_cg_val layout");
 
 /* ---- what must hold --------------------------------------------------- */
 

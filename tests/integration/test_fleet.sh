@@ -41,7 +41,7 @@ free_port() {
 # start_host N: lockscope serve on 127.0.0.N, a free port; sets HPID and HADDR.
 start_host() {
 	local n=$1 log=$work/serve$1.log
-	"$LS" serve --listen "127.0.0.$n:0" -i 0.5 --by class >"$log" 2>&1 &
+	"$LS" serve --listen "127.0.0.$n:0" -i 0.5 --by class,cgroup >"$log" 2>&1 &
 	HPID=$!
 	pids+=("$HPID")
 	HADDR=
@@ -180,6 +180,34 @@ sys.exit(0 if p is not None and 0 <= p <= 1 else 1)' "$verdict" 2>/dev/null; the
 	pass "$T: the fleet holder-preemption share of that lock is a ratio (0..1)"
 else
 	fail "$T: the fleet holder-preemption share of that lock is a ratio (0..1)"
+fi
+
+# The dashboard's fleet and container panels (what test_serve.sh leaves to
+# this test): every query returns data from the rules and cgroup series.
+if out=$(python3 - "$LS_ROOT/packaging/grafana-dashboard.json" "http://127.0.0.1:$pport" 2>&1 <<'EOF'
+import json, sys, urllib.parse, urllib.request
+dash, base = json.load(open(sys.argv[1])), sys.argv[2]
+empty, n = [], 0
+for p in dash["panels"]:
+    for t in p.get("targets", []):
+        q = t["expr"].replace("$instance", ".*").replace("$__rate_interval", "10s")
+        if "lockscope:" not in q and "lockscope_cgroup_" not in q:
+            continue
+        url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": q})
+        d = json.load(urllib.request.urlopen(url, timeout=10))
+        n += 1
+        if d["status"] != "success" or not d["data"]["result"]:
+            empty.append("%s: %s" % (p["title"], q))
+print("%d queries, %d empty" % (n, len(empty)))
+for e in empty:
+    print("  empty:", e)
+sys.exit(1 if empty or n < 4 else 0)
+EOF
+); then
+	pass "$T: the dashboard's fleet and container panels return data ($out)"
+else
+	echo "$out"
+	fail "$T: the dashboard's fleet and container panels return data"
 fi
 
 # collections HOSTPORT: lockscope_collections_total of one instance.

@@ -58,6 +58,11 @@ out mmap lockscope hist --json -F 499 -- mmap_hammer 2 3
 # by kprobe in the run below that also checks the slow-path kprobes
 out pipe-hold lockscope hist --json --hold -F 0 -- pipe_hammer 2 2
 out pipe-kprobe lockscope hist --json --hold --source kprobe -F 0 -- pipe_hammer 2 2
+# --by cgroup and --cgroup: the pipe hammer in a cgroup v2 of its own
+mkdir -p /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup &&
+	mkdir /sys/fs/cgroup/ls-a
+out cgroup lockscope hist --json --by cgroup --cgroup /ls-a -F 0 -- \
+	sh -c 'echo $$ >/sys/fs/cgroup/ls-a/cgroup.procs && exec pipe_hammer 2 2'
 # the equivalence runs, where the probes can make rows (not on PREEMPT_RT)
 rows=0
 grep -Eq '^probe-only rows +raw_tp +yes +yes' /tmp/doctor-po.txt && rows=1

@@ -14,7 +14,7 @@
 #include "cmd/options.h"
 #include "util/log.h"
 #include "serve/netaddr.h"
-#include "export/prom.h"
+#include "export/prom_cgroup.h"
 
 const char *argp_program_version = "lockscope 0.1";
 const char *argp_program_bug_address = "<lockscope issues>";
@@ -154,10 +154,22 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 	case 'F':
 		return parse_u32(p, name, arg, 0, 10000, &o->col.sample_hz);
 	case LS_OPT_BY:
-		if (strcmp(arg, "lock") && strcmp(arg, "class"))
+		/* serve may export both: rows by class, cgroup series */
+		if (!strcmp(arg, "class,cgroup") ||
+		    !strcmp(arg, "cgroup,class")) {
+			o->col.by_class = o->col.by_cgroup = 1;
+			o->col.fold_filter = &o->filter;
+			return 0;
+		}
+		if (strcmp(arg, "lock") && strcmp(arg, "class") &&
+		    strcmp(arg, "cgroup"))
 			return bad(p, name, arg, "not a valid value");
 		o->col.by_class = !strcmp(arg, "class");
+		o->col.by_cgroup = !strcmp(arg, "cgroup");
 		o->col.fold_filter = &o->filter;
+		return 0;
+	case LS_OPT_CGROUP:
+		o->col.cgroup = arg;
 		return 0;
 	case LS_OPT_FORGET:
 		o->forget_set = 1;
@@ -210,6 +222,8 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return 0;
 	case LS_OPT_MAX_SERIES:
 		return parse_u32(p, name, arg, 0, 10000, &o->max_series);
+	case LS_OPT_MAX_CGROUPS:
+		return parse_u32(p, name, arg, 0, 10000, &o->max_cgroups);
 	case 'o':
 		o->output = arg;
 		return 0;
@@ -507,6 +521,18 @@ static int check_command(const struct ls_opts *o)
 				: "-o writes to standard output already");
 		return -EINVAL;
 	}
+	if (o->col.by_cgroup && o->cmd == LS_CMD_TOP) {
+		ls_fail("parse", "--by 'cgroup'",
+			"top does not group by cgroup yet (hist, record and "
+			"serve do)");
+		return -EINVAL;
+	}
+	if (o->col.by_cgroup && o->col.by_class && o->cmd != LS_CMD_SERVE) {
+		ls_fail("parse", "--by 'class,cgroup'",
+			"only serve takes both (its cgroup series do not "
+			"split locks)");
+		return -EINVAL;
+	}
 	if (o->cmd == LS_CMD_RECORD && o->format == LS_FMT_TEXT) {
 		ls_fail("parse", "--format 'text'",
 			"record writes json, csv or lkp");
@@ -535,6 +561,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	o->listen = LS_DEF_LISTEN;
 	o->user = "nobody";
 	o->max_series = LS_PROM_DEF_MAX_SERIES;
+	o->max_cgroups = LS_PROM_DEF_MAX_CGROUPS;
 	/* as typed: argp reorders argv */
 	o->all_argv = calloc((size_t)argc + 1, sizeof(*argv));
 	if (o->all_argv) {

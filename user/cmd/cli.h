@@ -34,11 +34,12 @@ struct ls_opts {
 	int json;	/* hist: JSON instead of text */
 	int batch;	/* top: plain text frames */
 	/* serve */
-	const char *listen;  /* ADDR:PORT (checked) */
-	const char *user;    /* run as this user after start when root */
-	int allow_root;	     /* --user may be uid 0 */
-	uint32_t max_series; /* locks exported as their own series */
-	int no_cost;	     /* leave BPF run-time stats off */
+	const char *listen;   /* ADDR:PORT (checked) */
+	const char *user;     /* run as this user after start when root */
+	int allow_root;	      /* --user may be uid 0 */
+	uint32_t max_series;  /* locks exported as their own series */
+	uint32_t max_cgroups; /* --by cgroup: cgroups as their own series */
+	int no_cost;	      /* leave BPF run-time stats off */
 	char **argv; /* COMMAND ARGS after "--", NULL-terminated; NULL if none
 		      */
 	int argc;

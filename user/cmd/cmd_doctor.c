@@ -104,7 +104,16 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		       hf_vcpu == LS_VCPU_READ ? "read" : "not read",
 		       ls_vcpu_reason(hf_vcpu));
 	}
-	printf("\nkernel BTF: %s\n",
+	{
+		char mount[256];
+		const char *no = ls_cgroup_check(mount, sizeof(mount));
+
+		printf("\ncgroup v2: %s%s\n", no ? "absent: " : mount,
+		       no ? no
+			  : " (--cgroup and --by cgroup resolve ids under "
+			    "it)");
+	}
+	printf("kernel BTF: %s\n",
 	       access("/sys/kernel/btf/vmlinux", R_OK)
 		       ? "absent (CO-RE needs /sys/kernel/btf/vmlinux)"
 		       : "/sys/kernel/btf/vmlinux");

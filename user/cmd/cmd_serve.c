@@ -23,6 +23,7 @@
 #include "serve/netaddr.h"
 #include "serve/privs.h"
 #include "cmd/run.h"
+#include "export/prom_cgroup.h"
 #include "serve/http.h"
 
 struct serve {
@@ -30,6 +31,8 @@ struct serve {
 	struct ls_collector *c;
 	struct ls_http *http;
 	struct ls_prom prom;
+	struct ls_prom cg;	    /* --by cgroup: cgroup series */
+	struct ls_snapshot cg_rows; /* ... their pseudo-rows (scratch) */
 	struct ls_prom_meta meta;
 	/* prev and cur: the last two good collections; next: being read */
 	struct ls_snapshot prev, cur, next;
@@ -120,6 +123,8 @@ static int collect(struct serve *s)
 		ls_collector_next_epoch(s->c);
 		ls_snap_filter(&s->next, &s->o->filter);
 		err = ls_prom_update(&s->prom, &s->next);
+		if (!err && s->meta.cg)
+			err = ls_prom_cg_update(&s->cg, &s->next, &s->cg_rows);
 	}
 	if (err) {
 		s->meta.collection_errors++;
@@ -306,6 +311,9 @@ int ls_cmd_serve(const struct ls_opts *o)
 	ls_snap_init(&s.cur);
 	ls_snap_init(&s.next);
 	ls_prom_init(&s.prom, o->max_series, o->col.with_addr, o->interval);
+	ls_prom_init(&s.cg, o->max_cgroups, 0, o->interval);
+	ls_snap_init(&s.cg_rows);
+	s.meta.cg = o->col.by_cgroup ? &s.cg : NULL;
 	s.meta.version = "0.1";
 	s.meta.interval_s = o->interval;
 	s.meta.lock_table_size = o->col.max_locks;
@@ -372,6 +380,8 @@ out:
 		close(fd);
 	ls_collector_stop(s.c);
 	ls_prom_free(&s.prom);
+	ls_prom_free(&s.cg);
+	ls_snap_free(&s.cg_rows);
 	ls_snap_free(&s.prev);
 	ls_snap_free(&s.cur);
 	ls_snap_free(&s.next);

@@ -106,9 +106,17 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  "matches every instance, task_struct.pi_lock#2 one), or at hex ADDR",
 	  1},
 	 TRACING},
-	{{"by", LS_OPT_BY, "lock|class", 0,
+	{{"by", LS_OPT_BY, "lock|class|cgroup", 0,
 	  "One row per lock (default), or per lock class: every instance of "
-	  "a name (#2, #cpu1, ...) folded into one row with its count",
+	  "a name (#2, #cpu1, ...) folded into one row with its count; "
+	  "cgroup (hist, record, serve): each lock's waits also by the "
+	  "waiter's and the holder's cgroup v2 path (serve: class,cgroup "
+	  "for both)",
+	  1},
+	 TRACING},
+	{{"cgroup", LS_OPT_CGROUP, "PATH", 0,
+	  "Only waits of tasks in this cgroup v2 or below it (PATH as "
+	  "/proc/PID/cgroup shows it, or under the cgroup2 mount)",
 	  1},
 	 TRACING},
 	{{"kind", 'T', "KIND", 0, "Only locks of this kind (repeatable)", 1},
@@ -220,6 +228,11 @@ const struct ls_opt_def ls_opt_defs[] = {
 	{{"max-series", LS_OPT_MAX_SERIES, "N", 0,
 	  "Export at most N locks as their own series; the rest are summed "
 	  "into lock=\"other\" (default 50)",
+	  4},
+	 SERVE},
+	{{"max-cgroups", LS_OPT_MAX_CGROUPS, "N", 0,
+	  "With --by cgroup: export at most N cgroups as their own series; "
+	  "the rest are summed into cgroup=\"other\" (default 20)",
 	  4},
 	 SERVE},
 	{{"no-cost", LS_OPT_NO_COST, NULL, 0,

@@ -33,6 +33,8 @@ enum ls_opt_key {
 	LS_OPT_HOLD,
 	LS_OPT_USAGE,
 	LS_OPT_BY,
+	LS_OPT_CGROUP,
+	LS_OPT_MAX_CGROUPS,
 };
 
 #define LS_OPT_MAX 64 /* rows of the table: bits of a uint64_t */

@@ -25,12 +25,14 @@ struct ls_collector_opts {
 	unsigned sample_hz;	       /* cpu-clock sampler frequency; 0: off */
 	int no_tracepoints;	       /* leave the tracepoint source off */
 	enum ls_probe_mode probe_mode; /* function probes: --source */
-	int run_stats;	  /* enable BPF run-time stats (fd-scoped) */
-	int read_waiting; /* list the tasks waiting now in each snapshot */
-	uint32_t forget;  /* drop locks idle this many epochs; 0: keep all */
-#define LS_DEF_FORGET 60  /* top's default */
-	int with_addr;	  /* put raw addresses in lock names */
-	int by_class;	  /* fold each lock class into one row (--by class) */
+	int run_stats;	    /* enable BPF run-time stats (fd-scoped) */
+	int read_waiting;   /* list the tasks waiting now in each snapshot */
+	uint32_t forget;    /* drop locks idle this many epochs; 0: keep all */
+#define LS_DEF_FORGET 60    /* top's default */
+	int with_addr;	    /* put raw addresses in lock names */
+	int by_class;	    /* fold each lock class into one row (--by class) */
+	int by_cgroup;	    /* waits by lock and cgroup (--by cgroup) */
+	const char *cgroup; /* --cgroup: only tasks in this cgroup subtree */
 	const struct ls_filter *fold_filter; /* applied before folding */
 	int hold;    /* --hold: hold times of contended locks (hold.bpf.c) */
 	int verbose; /* libbpf debug output */
@@ -96,6 +98,10 @@ enum ls_vcpu_flag ls_vcpu_probe(const struct btf *btf, uint64_t rq_off,
 enum ls_vcpu_flag ls_vcpu_check(void);
 /* Doctor's line for @f. */
 const char *ls_vcpu_reason(enum ls_vcpu_flag f);
+
+/* NULL when cgroup v2 is mounted (its mount point in @mount), else why
+ * --cgroup and --by cgroup cannot work here, in one line (cgroup.c). */
+const char *ls_cgroup_check(char *mount, size_t len);
 
 /* Fill @rows (LS_NAMES_MAX) for a kernel whose tracepoints run by @tp's
  * mechanism and whose kallsyms has @data_syms data symbols. */

@@ -87,6 +87,7 @@ struct ls_collector {
 	struct ls_ident_ent *ident; /* per lock key, open addressing */
 	size_t nident, ident_cap;
 	struct ls_instances inst; /* #2, #3 ... of names shared by locks */
+	struct ls_cgroups *cg; /* --cgroup, --by cgroup (cgroup.c), or NULL */
 };
 
 /*
@@ -104,6 +105,15 @@ void ls_hists_free(struct ls_collector *c);
 /* Steal time (steal.c): note it at start; since start into @out. */
 void ls_steal_start(struct ls_collector *c);
 void ls_steal_since(struct ls_collector *c, struct ls_steal *out);
+
+/* The cgroup side (cgroup.c): before load, find the v2 mount and open
+ * --cgroup (-1 after saying why, @why set); set rodata and map size;
+ * after load, set the filter; read lock_cgroups into @s; free. */
+int ls_cgroup_start(struct ls_collector *c, enum ls_start_err *why);
+void ls_cgroup_configure(struct ls_collector *c);
+int ls_cgroup_attach(struct ls_collector *c);
+int ls_cgroup_read(struct ls_collector *c, struct ls_snapshot *s);
+void ls_cgroup_stop(struct ls_collector *c);
 
 /* libbpf's messages are muted while this is set (owner.c's first load). */
 extern int ls_libbpf_quiet;

@@ -76,6 +76,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	bpf_map__set_max_entries(skel->maps.hold_watch,
 				 o->hold ? o->max_locks : 1);
 	ls_probes_configure(c);
+	ls_cgroup_configure(c);
 	return 0;
 }
 
@@ -250,8 +251,9 @@ static int hold_honoured(const struct ls_collector *c, int err)
  */
 static int sizes_fit(const struct ls_collector_opts *o)
 {
-	const struct ls_map_sizes m = {o->max_locks, o->max_tasks,
-				       o->max_callers, o->max_stacks, o->hold};
+	const struct ls_map_sizes m = {o->max_locks,   o->max_tasks,
+				       o->max_callers, o->max_stacks,
+				       o->hold,	       o->by_cgroup};
 	int ncpus = libbpf_num_possible_cpus();
 	uint64_t avail;
 	char why[256];
@@ -311,6 +313,8 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 			c->refused, sizeof(c->refused));
 	if (!probes_honoured(c, 0) || !hold_honoured(c, 0))
 		goto fail;
+	if (ls_cgroup_start(c, why))
+		goto fail;
 	c->stack_caller = calloc(o->max_stacks, sizeof(*c->stack_caller));
 	c->stack_frames = calloc(o->max_stacks, sizeof(*c->stack_frames));
 	c->pcpu = calloc((size_t)c->ncpus_possible, sizeof(uint64_t));
@@ -330,6 +334,8 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 				"and CAP_SYS_RESOURCE");
 		goto fail;
 	}
+	if (ls_cgroup_attach(c))
+		goto fail;
 	if (o->run_stats) {
 		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 		if (c->stats_fd < 0)
@@ -371,6 +377,7 @@ void ls_collector_stop(struct ls_collector *c)
 		bpf_link__destroy(c->tp_links[i]);
 	ls_probes_detach(c);
 	ls_hold_stop(c);
+	ls_cgroup_stop(c);
 	if (c->perf_links)
 		for (int cpu = 0; cpu < c->ncpus_possible; cpu++)
 			bpf_link__destroy(c->perf_links[cpu]);

@@ -343,6 +343,8 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	}
 	read_prog_stats(c, s);
 	err = ls_hold_read(c, s);
+	if (!err)
+		err = ls_cgroup_read(c, s);
 	if (err)
 		return err;
 	if (c->o.by_class) {

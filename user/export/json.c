@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* json.c - snapshots as JSON (json-c): hist --json and the lock rows of
  * record files. */
+#include <stdlib.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
@@ -133,6 +134,38 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	return o;
 }
 
+/* --by cgroup: the lock's waits by the waiter's cgroup (@role
+ * LS_CG_WAITER) or waits begun by the holder's (LS_CG_HOLDER), every one,
+ * most first (cgroup: the path below the v2 mount, or "(gone)"). */
+static struct json_object *cgroups_json(const struct ls_snapshot *s,
+					const struct ls_row *r, uint32_t role)
+{
+	struct json_object *a = json_object_new_array();
+	size_t first, n = ls_snap_cgrows_of(s, &r->key, role, &first), total;
+	size_t *idx = n ? calloc(n, sizeof(*idx)) : NULL;
+
+	if (n && !idx)
+		return a;
+	n = ls_cgrows_ranked(s, &r->key, role, idx, n, &total);
+	for (size_t i = 0; i < n; i++) {
+		const struct ls_cgrow *c = &s->cgrows[idx[i]];
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "cgroup",
+				       json_object_new_string(c->path));
+		add_u64(o, "cgroup_id", c->cgid);
+		add_u64(o, "begins", c->v.begins);
+		if (role == LS_CG_WAITER) {
+			add_u64(o, "waits", c->v.waits);
+			add_u64(o, "wait_ns", c->v.wait_ns);
+			add_u64(o, "max_ns", c->v.max_ns);
+		}
+		json_object_array_add(a, o);
+	}
+	free(idx);
+	return a;
+}
+
 /* Steal time in seconds, per CPU: null when /proc/stat had none. */
 static struct json_object *steal_json(const struct ls_steal *st)
 {
@@ -202,9 +235,19 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 		json_object_array_add(funcs, f);
 	}
 	json_object_object_add(samp, "spin_functions", funcs);
-	for (size_t i = 0; i < s->nrows; i++)
-		json_object_array_add(locks,
-				      row_to_json(&s->rows[i], with_addr));
+	for (size_t i = 0; i < s->nrows; i++) {
+		struct json_object *r = row_to_json(&s->rows[i], with_addr);
+
+		if (s->by_cgroup) {
+			json_object_object_add(
+				r, "cgroups",
+				cgroups_json(s, &s->rows[i], LS_CG_WAITER));
+			json_object_object_add(
+				r, "holder_cgroups",
+				cgroups_json(s, &s->rows[i], LS_CG_HOLDER));
+		}
+		json_object_array_add(locks, r);
+	}
 	for (unsigned i = 0; i < s->nprogs; i++) {
 		struct json_object *p = json_object_new_object();
 

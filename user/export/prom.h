@@ -39,6 +39,8 @@ struct ls_prom_meta {
 	int have_process;
 	double cpu_s, start_unix;
 	uint64_t rss_bytes, vsz_bytes, max_fds;
+	/* serve --by cgroup: the cgroup series (prom_cgroup.h), or NULL */
+	const struct ls_prom *cg;
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "export/prom.h"
+#include "export/prom_cgroup.h"
 #include "model/hist.h"
 
 /*
@@ -594,6 +595,8 @@ static int write_all(FILE *f, const struct ls_prom *p,
 	self_metrics(&o, p, cur, m);
 	cost_metrics(&o, cur, m);
 	process_metrics(&o, m);
+	if (m->cg)
+		ls_prom_cg_write(f, fmt, m->cg);
 	if (fmt == LS_PROM_OPENMETRICS)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;

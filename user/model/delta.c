@@ -116,6 +116,33 @@ static int holds_changed(const struct ls_row *c, const struct ls_row *p)
 	return 0;
 }
 
+/* --by cgroup: each row of @out (a copy of the current rows, sorted by
+ * ls_cgrow_cmp like @prev's) less the same lock and cgroup in @prev; the
+ * longest wait stays the one since start. */
+static void cgrows_delta(struct ls_snapshot *out,
+			 const struct ls_snapshot *prev)
+{
+	size_t j = 0, keep = 0;
+
+	for (size_t i = 0; i < out->ncgrows; i++) {
+		struct ls_cgrow *c = &out->cgrows[i];
+
+		while (j < prev->ncgrows &&
+		       ls_cgrow_cmp(&prev->cgrows[j], c) < 0)
+			j++;
+		if (j < prev->ncgrows && !ls_cgrow_cmp(&prev->cgrows[j], c)) {
+			const struct ls_cg_val *p = &prev->cgrows[j].v;
+
+			c->v.begins = sub(c->v.begins, p->begins);
+			c->v.waits = sub(c->v.waits, p->waits);
+			c->v.wait_ns = sub(c->v.wait_ns, p->wait_ns);
+		}
+		if (c->v.begins || c->v.waits)
+			out->cgrows[keep++] = *c;
+	}
+	out->ncgrows = keep;
+}
+
 int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		  struct ls_snapshot *out)
 {
@@ -165,6 +192,7 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 			}
 		}
 	}
+	cgrows_delta(out, prev);
 	for (size_t i = 0; i < cur->nrows; i++) {
 		const struct ls_row *c = &cur->rows[i];
 		const struct ls_row *p = ls_snap_find(prev, &c->key);

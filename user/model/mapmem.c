@@ -98,6 +98,9 @@ static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		cost[1] += ls_mapmem_hash(m->tasks, sizeof(__u32),
 					  sizeof(struct ls_holds), ncpus);
 	}
+	if (m->cgroup) /* lock_cgroups */
+		cost[0] += ls_mapmem_hash(m->locks, sizeof(struct ls_cg_key),
+					  sizeof(struct ls_cg_val), ncpus);
 }
 
 uint64_t ls_mapmem_need(const struct ls_map_sizes *m, unsigned ncpus)

@@ -9,7 +9,8 @@
 /* The sizes the options choose (--max-locks, --max-tasks, ...). */
 struct ls_map_sizes {
 	uint32_t locks, tasks, callers, stacks;
-	int hold; /* --hold: its maps too (locks and tasks sized) */
+	int hold;   /* --hold: its maps too (locks and tasks sized) */
+	int cgroup; /* --by cgroup: lock_cgroups (sized like the locks) */
 };
 
 /* Maps may take at most this share of MemAvailable, in percent. */

@@ -8,7 +8,8 @@
  * container), index.c (finding rows by key), delta.c (intervals), sort.c
  * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
  * owner.c (owner words), holder.c (the holder side: states, sites, tenure),
- * fold.c (lock classes), steal.c (steal time from /proc/stat).
+ * fold.c (lock classes), steal.c (steal time from /proc/stat), cgrows.c
+ * (--by cgroup rows; cgpath.c resolves their ids).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
@@ -105,6 +106,19 @@ struct ls_owner {
 	char why[96];
 };
 
+/* --by cgroup: one lock's waits by one cgroup of its waiters (the BPF map
+ * lock_cgroups), its path below the cgroup v2 mount resolved once read:
+ * LS_CG_GONE (model/cgpath.h) when the cgroup no longer exists; a path
+ * longer than the field keeps its end, after a leading "...". */
+#define LS_CG_PATH_MAX 256
+struct ls_cgrow {
+	struct ls_lock_key key;
+	uint32_t role; /* enum ls_cg_role: the waiter's or the holder's */
+	uint64_t cgid;
+	struct ls_cg_val v;
+	char path[LS_CG_PATH_MAX];
+};
+
 struct ls_spin_caller {
 	uint32_t func;
 	char fn[LS_FN_MAX];
@@ -139,6 +153,10 @@ struct ls_snapshot {
 	size_t nwaiting, waiting_cap;
 	uint64_t waiting_ns;   /* CLOCK_MONOTONIC right after they were read */
 	struct ls_steal steal; /* hypervisor steal since start (a counter) */
+	/* --by cgroup: waits by lock and cgroup (cumulative, like rows) */
+	struct ls_cgrow *cgrows;
+	size_t ncgrows, cgrows_cap;
+	int by_cgroup; /* collected --by cgroup: cgrows are meaningful */
 	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
 	 * of two), valid while kidx_n == nrows; rows stay where they are */
 	uint64_t *kidx;
@@ -166,6 +184,21 @@ void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples);
 /* Add spin samples of @func attributed to caller @fn. */
 int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
 			    const char *fn, uint64_t samples);
+/* Append a lock x cgroup row; -ENOMEM on allocation failure. */
+int ls_snap_add_cgrow(struct ls_snapshot *s, const struct ls_cgrow *c);
+/* Order of cgroup rows: lock key, role, cgroup id (qsort comparator). */
+int ls_cgrow_cmp(const void *a, const void *b);
+/* The cgroup rows of lock @k in @role (enum ls_cg_role; rows sorted by
+ * ls_cgrow_cmp): how many, the first at *@first. */
+size_t ls_snap_cgrows_of(const struct ls_snapshot *s,
+			 const struct ls_lock_key *k, uint32_t role,
+			 size_t *first);
+/* The indices into s->cgrows of those rows, most wait time first (ties:
+ * most waits, most begun, then path), at most @max of them in @idx;
+ * returns how many, *@total the rows there are. */
+size_t ls_cgrows_ranked(const struct ls_snapshot *s,
+			const struct ls_lock_key *k, uint32_t role, size_t *idx,
+			size_t max, size_t *total);
 /* Append a waiting task; -ENOMEM on allocation failure. */
 int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w);
 /* cpu-clock samples of @s: all of them, and those inside spin functions. */

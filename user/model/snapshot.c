@@ -21,6 +21,7 @@ void ls_snap_free(struct ls_snapshot *s)
 	free(s->cpu_spin);
 	free(s->spin_callers);
 	free(s->waiting);
+	free(s->cgrows);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -30,6 +31,7 @@ void ls_snap_clear(struct ls_snapshot *s)
 	s->kidx_n = 0;
 	s->nspin_callers = 0;
 	s->nwaiting = 0;
+	s->ncgrows = 0;
 }
 
 int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus)
@@ -152,6 +154,18 @@ int ls_snap_add_waiter(struct ls_snapshot *s, const struct ls_waiter *w)
 	return 0;
 }
 
+int ls_snap_add_cgrow(struct ls_snapshot *s, const struct ls_cgrow *c)
+{
+	if (ls_snap_reserve((void **)&s->cgrows, &s->cgrows_cap,
+			    s->ncgrows + 1 > s->cgrows_cap
+				    ? (s->cgrows_cap ? s->cgrows_cap * 2 : 64)
+				    : s->cgrows_cap,
+			    sizeof(*s->cgrows)))
+		return -ENOMEM;
+	s->cgrows[s->ncgrows++] = *c;
+	return 0;
+}
+
 uint64_t ls_snap_samples(const struct ls_snapshot *s)
 {
 	uint64_t n = 0;
@@ -206,6 +220,14 @@ int ls_snap_copy_meta(struct ls_snapshot *dst, const struct ls_snapshot *src)
 	dst->ncpus = keep.ncpus;
 	dst->waiting = keep.waiting;
 	dst->waiting_cap = keep.waiting_cap;
+	dst->cgrows = keep.cgrows;
+	dst->cgrows_cap = keep.cgrows_cap;
+	if (ls_snap_reserve((void **)&dst->cgrows, &dst->cgrows_cap,
+			    src->ncgrows, sizeof(*dst->cgrows)))
+		return -ENOMEM;
+	if (src->ncgrows)
+		memcpy(dst->cgrows, src->cgrows,
+		       src->ncgrows * sizeof(*dst->cgrows));
 	if (ls_snap_reserve((void **)&dst->waiting, &dst->waiting_cap,
 			    src->nwaiting, sizeof(*dst->waiting)))
 		return -ENOMEM;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "view/cgroup_text.h"
 #include "view/fmt.h"
 #include "view/hist_text.h"
 #include "view/holders_text.h"
@@ -209,6 +210,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 				      30);
 		ls_print_holders(f, r, 30);
 		ls_print_hold(f, r);
+		ls_print_cgroups(f, s, r);
 	}
 	if (shown < s->nrows)
 		fprintf(f, "\n(%zu more locks not shown; -n to show more)\n",

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "cmd/cli.h"
+#include "export/prom_cgroup.h"
 #include "cmd/numbers.h"
 #include "util/log.h"
 
@@ -207,6 +208,20 @@ static void good_lines(void **state)
 	assert_int_equal(o.count, 3);
 	assert_int_equal(parse(&o, "report -o - a"), 0);
 	assert_null(o.argv);
+	/* cgroups: --by cgroup, --cgroup, serve's class,cgroup */
+	assert_int_equal(parse(&o, "hist --by cgroup --cgroup /a/b"), 0);
+	assert_true(o.col.by_cgroup && !o.col.by_class);
+	assert_string_equal(o.col.cgroup, "/a/b");
+	assert_int_equal(parse(&o, "record -o x --by cgroup"), 0);
+	assert_true(o.col.by_cgroup);
+	assert_int_equal(parse(&o, "serve --by class,cgroup --max-cgroups 3"),
+			 0);
+	assert_true(o.col.by_cgroup && o.col.by_class);
+	assert_int_equal(o.max_cgroups, 3);
+	assert_int_equal(parse(&o, "serve"), 0);
+	assert_int_equal(o.max_cgroups, LS_PROM_DEF_MAX_CGROUPS);
+	assert_false(o.col.by_cgroup);
+	assert_int_equal(parse(&o, "top -b --cgroup /a"), 0);
 }
 
 /* One option each command does not take, and the one line it gets. */
@@ -362,6 +377,11 @@ static void bad_lines(void **state)
 		"compare --threshold 5s a -- b",
 		"compare --min-share 1e1 a -- b",
 		"compare --threshold 0x10 a -- b",
+		"hist --by cgroups",
+		"top --by cgroup",	  /* not yet */
+		"hist --by class,cgroup", /* serve only */
+		"serve --max-cgroups x",
+		"hist --max-cgroups 3", /* serve only */
 	};
 	struct ls_opts o;
 

@@ -14,9 +14,12 @@
 #define GIB (1ULL << 30)
 #define MIB (1ULL << 20)
 
-static const struct ls_map_sizes defaults = {LS_DEF_MAX_LOCKS, LS_DEF_MAX_TASKS,
+static const struct ls_map_sizes defaults = {LS_DEF_MAX_LOCKS,
+					     LS_DEF_MAX_TASKS,
 					     LS_DEF_MAX_CALLERS,
-					     LS_DEF_MAX_STACKS, 0};
+					     LS_DEF_MAX_STACKS,
+					     0,
+					     0};
 
 /* The kernel's formulas worked by hand for small maps. */
 static void map_formulas(void **state)
@@ -97,6 +100,14 @@ static void defaults_fit(void **state)
 					       2) +
 				ls_mapmem_hash(LS_DEF_MAX_TASKS, 4,
 					       sizeof(struct ls_holds), 2));
+	}
+	/* --by cgroup adds lock_cgroups, one entry per lock and cgroup */
+	{
+		struct ls_map_sizes g = defaults;
+
+		g.cgroup = 1;
+		assert_int_equal(ls_mapmem_need(&g, 2) - need,
+				 ls_mapmem_hash(LS_DEF_MAX_LOCKS, 24, 32, 2));
 	}
 }
 

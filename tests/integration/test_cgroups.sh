@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Per-cgroup attribution on this kernel: two cgroups made here under the
+# cgroup v2 mount (found in mountinfo), the pipe hammer in A and stress-ng
+# netlink-task in B.  --by cgroup gives each lock's waits to the right
+# cgroup (>= 95% of its count), every wait to some cgroup, and the pipe
+# mutex's holders to A; --cgroup A
+# sees none of B's locks; a cgroup removed before the read shows as
+# (gone); bad --cgroup paths are bad input; serve --by cgroup labels A's
+# waits cgroup="A" and stays within --max-cgroups 2 (the rest in "other")
+# when six cgroups wait; record's cgroups.  About 17 s.
+. "$(dirname "$0")/../lib.sh"
+W=$LS_ROOT/build
+out=$LS_OUT/cgroups
+mkdir -p "$out"
+
+need_tracepoints "cgroups" || exit 0
+need_cmd "cgroups" stress-ng || exit 0
+root=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+if [ -z "$root" ]; then
+	skip "cgroups: no cgroup v2 mount here"
+	"$LS" hist --by cgroup -d 1 >/dev/null 2>"$out/nov2.err"
+	rc=$?
+	check "cgroups: --by cgroup without cgroup v2 fails (exit $rc): $(head -1 "$out/nov2.err")" [ $rc -eq 1 ]
+	exit 0
+fi
+A=/lockscope-test-$$-A
+B=/lockscope-test-$$-B
+C=/lockscope-test-$$-C
+D=/lockscope-test-$$-D
+E=/lockscope-test-$$-E
+F=/lockscope-test-$$-F
+SPID=
+cleanup() {
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null
+	for c in A B C D E F; do
+		rmdir "$root/lockscope-test-$$-$c" 2>/dev/null
+	done
+}
+trap cleanup EXIT
+if ! mkdir "$root$A" "$root$B"; then
+	skip "cgroups: cannot make cgroups under $root"
+	exit 0
+fi
+# in CG CMD...: run CMD inside cgroup CG (a path below the mount)
+in_cg='cg=$1; shift; echo $$ >"'"$root"'$cg/cgroup.procs" && exec "$@"'
+workload="sh -c '$in_cg' - $A $W/pipe_hammer 2 3 >/dev/null 2>&1 &
+	sh -c '$in_cg' - $B stress-ng --netlink-task 2 -t 3s >/dev/null 2>&1 &
+	wait"
+
+"$LS" hist --by cgroup --json -F 0 -- sh -c "$workload" >"$out/by.json" 2>"$out/by.err"
+rc=$?
+if [ $rc -ne 0 ] || ! jget "$out/by.json" 'len(d["locks"])' >/dev/null 2>&1; then
+	fail "cgroups: hist --by cgroup --json exit $rc: $(tail -2 "$out/by.err")"
+	exit 0
+fi
+py() { jget "$out/by.json" "$1"; }
+# share LOCKEXPR CGROUP: waits of the matching locks in CGROUP, in percent
+# of their contentions, then the counts
+share() {
+	py "(lambda ls: (lambda n, t: '%.2f %d %d' % (100.0 * n / t if t else 0, n, t))(sum(c['waits'] for r in ls for c in r['cgroups'] if c['cgroup'] == '$2'), sum(r['contentions'] for r in ls)))([r for r in d['locks'] if $1])"
+}
+read -r pct n t <<<"$(share 'r["class"].startswith("pipe_inode_info.mutex") and r["kind"] == "mutex"' "$A")"
+if [ "${t:-0}" -ge 1000 ] && python3 -c "import sys; sys.exit(not $pct >= 95)"; then
+	pass "cgroups: the pipe mutex's waits are in $A: $n of $t ($pct%)"
+else
+	fail "cgroups: pipe mutex in $A: $n of ${t:-0} (${pct:-?}%): $(py '[(r["name"], r["contentions"], [(c["cgroup"], c["waits"]) for c in r["cgroups"]]) for r in d["locks"]][:4]')"
+fi
+read -r pct n t <<<"$(share '"genl" in r["name"] and r["kind"] == "mutex"' "$B")"
+if [ "${t:-0}" -ge 1000 ] && python3 -c "import sys; sys.exit(not $pct >= 95)"; then
+	pass "cgroups: the genetlink mutex's waits are in $B: $n of $t ($pct%)"
+else
+	fail "cgroups: genetlink mutex in $B: $n of ${t:-0} (${pct:-?}%): $(py '[(r["name"], r["contentions"], [(c["cgroup"], c["waits"]) for c in r["cgroups"]]) for r in d["locks"]][:4]')"
+fi
+# the holder side: waits begun while a task of A held the pipe mutex
+hp=$(py '(lambda ls: (lambda a, t: "%.2f %d %d" % (100.0 * a / t if t else 0, a, t))(sum(c["begins"] for r in ls for c in r["holder_cgroups"] if c["cgroup"] == "'"$A"'"), sum(c["begins"] for r in ls for c in r["holder_cgroups"])))([r for r in d["locks"] if r["class"].startswith("pipe_inode_info.mutex") and r["kind"] == "mutex"])')
+read -r pct n t <<<"$hp"
+if [ "${t:-0}" -ge 100 ] && python3 -c "import sys; sys.exit(not $pct >= 95)"; then
+	pass "cgroups: the pipe mutex's holders were in $A: $n of $t waits with a holder task ($pct%)"
+else
+	fail "cgroups: pipe mutex holders in $A: ${n:-0} of ${t:-0} (${pct:-?}%): $(py '[(r["name"], r["holder_cgroups"]) for r in d["locks"] if r["kind"] == "mutex"][:3]')"
+fi
+# every recorded wait went to a cgroup (no loss counted here): lock_cgroups
+# is read after lock_stats, so waits that ended in between may add a few
+lost=$(py 'd["losses"]["cgroup map full"]')
+bad=$(py '[(r["name"], r["contentions"], sum(c["waits"] for c in r["cgroups"])) for r in d["locks"] if not r["contentions"] <= sum(c["waits"] for c in r["cgroups"]) <= r["contentions"] * 1.01 + 5]')
+if [ "$lost" = 0 ] && [ "$bad" = "[]" ]; then
+	pass "cgroups: each lock's cgroup waits add up to its contentions ($(py 'len(d["locks"])') locks, $(py 'len({c["cgroup"] for r in d["locks"] for c in r["cgroups"]})') cgroups)"
+else
+	fail "cgroups: cgroup waits do not add up (loss $lost): ${bad:0:300}"
+fi
+
+# --cgroup A: the tasks of B are not seen at all (text output this time)
+"$LS" hist --cgroup "$A" --by cgroup -n 50 -F 0 -- sh -c "$workload" >"$out/sel.txt" 2>"$out/sel.err"
+rc=$?
+others=$(grep -A40 '^  waits by waiter cgroup' "$out/sel.txt" | awk '$1 ~ /^\// && $1 != "'"$A"'" { print $1 }' | sort -u)
+if [ $rc -eq 0 ] && grep -q "^#1 pipe_inode_info.mutex" "$out/sel.txt" &&
+	! grep -q '^#[0-9]* .*genl' "$out/sel.txt" && [ -z "$others" ] &&
+	grep -q "^    $A " "$out/sel.txt"; then
+	pass "cgroups: --cgroup $A sees the pipe mutex and none of $B's locks ($(grep -c '^#' "$out/sel.txt") locks, all waits in $A)"
+else
+	fail "cgroups: --cgroup $A (exit $rc): $(grep '^#' "$out/sel.txt" | head -5 | tr '\n' ' ') other cgroups: $others $(tail -2 "$out/sel.err")"
+fi
+
+# a cgroup that is gone by the read is "(gone)", never another path
+"$LS" hist --by cgroup --json -F 0 -- sh -c "mkdir $root$C && sh -c '$in_cg' - $C $W/pipe_hammer 2 1 >/dev/null 2>&1; rmdir $root$C" >"$out/gone.json" 2>"$out/gone.err"
+g=$(jget "$out/gone.json" '[c["cgroup"] for r in d["locks"] if r["class"].startswith("pipe_inode_info.mutex") and r["kind"] == "mutex" for c in r["cgroups"]]' 2>/dev/null)
+if [ ! -e "$root$C" ] && [ "$g" = "['(gone)']" ]; then
+	pass "cgroups: waits of a removed cgroup show as (gone)"
+else
+	fail "cgroups: removed cgroup shows as ${g:-nothing}: $(tail -2 "$out/gone.err")"
+fi
+
+# record --by cgroup: the schema's cgroups, intervals adding up to totals
+"$LS" record --by cgroup -o "$out/rec.json" -i 1 -F 0 -- sh -c "$in_cg" - "$A" "$W/pipe_hammer" 2 2 >/dev/null 2>"$out/rec.err"
+rc=$?
+sel='[r for r in L if r["class"].startswith("pipe_inode_info.mutex") and r["kind"] == "mutex"]'
+tot=$(jget "$out/rec.json" "(lambda L: sum(c['waits'] for r in $sel for c in r['cgroups'] if c['cgroup'] == '$A'))(d['totals']['locks'])" 2>/dev/null)
+ivs=$(jget "$out/rec.json" "sum((lambda L: sum(c['waits'] for r in $sel for c in r['cgroups'] if c['cgroup'] == '$A'))(iv['locks']) for iv in d['intervals'])" 2>/dev/null)
+schema=ok
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 - "$LS_ROOT/docs/record-schema.json" "$out/rec.json" >"$out/rec.schema" 2>&1 <<'PY' || schema=$(tail -1 "$out/rec.schema")
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+PY
+fi
+if [ $rc -eq 0 ] && [ "$schema" = ok ] && [ "${tot:-0}" -gt 1000 ] 2>/dev/null &&
+	python3 -c "import sys; sys.exit(not 0.95 * $tot <= $ivs <= $tot)"; then
+	pass "cgroups: record --by cgroup: pipe mutex waits in $A $tot in totals, $ivs over the intervals, schema valid"
+else
+	fail "cgroups: record --by cgroup (exit $rc, schema $schema): totals ${tot:-?}, intervals ${ivs:-?}: $(tail -1 "$out/rec.err")"
+fi
+
+# bad paths are bad input (exit 2), before anything runs
+for arg in /lockscope-no-such-cgroup "$A/../.."; do
+	"$LS" hist --cgroup "$arg" -d 1 >/dev/null 2>"$out/bad.err"
+	rc=$?
+	check "cgroups: --cgroup $arg is bad input (exit $rc): $(head -1 "$out/bad.err")" [ $rc -eq 2 ]
+done
+
+# ---- serve --by cgroup: the label, its bound, monotonic counters --------
+"$LS" serve --by cgroup --max-cgroups 2 --max-series 5 -i 0.5 -F 0 \
+	--listen 127.0.0.1:0 >"$out/serve.log" 2>&1 &
+SPID=$!
+URL=
+for _ in $(seq 100); do
+	URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$out/serve.log" | head -1)
+	[ -n "$URL" ] && break
+	kill -0 "$SPID" 2>/dev/null || break
+	sleep 0.1
+done
+if [ -z "$URL" ]; then
+	fail "cgroups: serve --by cgroup starts: $(tail -2 "$out/serve.log")"
+	exit 0
+fi
+scrape() { sleep 1.2; curl -sf "$URL/metrics" >"$out/$1"; }
+# cgvals FILE: "label value" of every lockscope_cgroup_waits_total sample
+cgvals() {
+	sed -n 's/^lockscope_cgroup_waits_total{cgroup="\(.*\)"} \(.*\)$/\1 \2/p' "$out/$1"
+}
+sh -c "$in_cg" - "$A" "$W/pipe_hammer" 2 2 >/dev/null 2>&1
+scrape m1.txt
+a1=$(cgvals m1.txt | awk -v c="$A" '$1 == c { print $2 }')
+pipe1=$(awk '/^lockscope_lock_contentions_total\{lock="pipe_inode_info.mutex"/ { s += $2 } END { print s + 0 }' "$out/m1.txt")
+if [ "${a1:-0}" -ge 1000 ] 2>/dev/null && python3 -c "import sys; sys.exit(not $a1 >= 0.95 * $pipe1)"; then
+	pass "cgroups: serve labels the pipe hammer's waits cgroup=\"$A\": $a1 (the pipe mutex series: $pipe1)"
+else
+	fail "cgroups: serve cgroup=\"$A\" has ${a1:-no series} (pipe mutex $pipe1): $(cgvals m1.txt | head -5 | tr '\n' ' ')"
+fi
+mkdir "$root$D" "$root$E" "$root$F"
+for c in "$B" "$D" "$E" "$F"; do
+	sh -c "$in_cg" - "$c" "$W/pipe_hammer" 1 1 >/dev/null 2>&1 &
+done
+wait $(jobs -p | grep -v "^$SPID$") 2>/dev/null
+scrape m2.txt
+own=$(cgvals m2.txt | awk '$1 != "other"' | wc -l)
+other=$(cgvals m2.txt | awk '$1 == "other" { print $2 }')
+a2=$(cgvals m2.txt | awk -v c="$A" '$1 == c { print $2 }')
+bad=$(cgvals m2.txt | awk -v r="$root" '$1 != "other" && $1 != "/" { print $1 }' | while read -r l; do [ -d "$root$l" ] || echo "$l"; done)
+if [ "$own" -le 2 ] && [ "${other:-0}" -gt 0 ] && [ -z "$bad" ] &&
+	[ "$(grep -c '^lockscope_cgroups{series="other"}' "$out/m2.txt")" = 1 ]; then
+	pass "cgroups: six cgroups waited, serve kept $own own cgroup series (--max-cgroups 2) and other=$other; labels are paths: $(cgvals m2.txt | awk '{ print $1 }' | tr '\n' ' ')"
+else
+	fail "cgroups: serve cgroup series: own $own, other ${other:-none}, not paths: $bad: $(cgvals m2.txt | tr '\n' ' ')"
+fi
+if [ -n "$a2" ] && [ "$a2" -ge "$a1" ] 2>/dev/null; then
+	pass "cgroups: cgroup=\"$A\"'s counter only grows ($a1 -> $a2)"
+else
+	fail "cgroups: cgroup=\"$A\" went from ${a1:-none} to ${a2:-none}"
+fi
+if grep -Eq 'cgroup="[0-9]+"' "$out/m2.txt"; then
+	fail "cgroups: a raw cgroup id is exported: $(grep -E 'cgroup="[0-9]+"' "$out/m2.txt" | head -2)"
+else
+	pass "cgroups: no raw cgroup id in the labels"
+fi
