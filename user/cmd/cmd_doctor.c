@@ -84,6 +84,12 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		       hf_vcpu == LS_VCPU_READ ? "read" : "not read",
 		       ls_vcpu_reason(hf_vcpu));
 	}
+	{
+		char bwhy[300];
+
+		ls_bpf_build_choose(bwhy, sizeof(bwhy));
+		printf("\nBPF object: %s\n", bwhy);
+	}
 	printf("\nkernel BTF: %s\n",
 	       access("/sys/kernel/btf/vmlinux", R_OK)
 		       ? "absent (CO-RE needs /sys/kernel/btf/vmlinux)"
