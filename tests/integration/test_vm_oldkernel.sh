@@ -5,7 +5,9 @@
 # BPF atomic fetch ops (5.12): doctor must pick the compat build by its
 # verifier probe, the main build must be refused, and probe-only mode must
 # carry the rows: the pipe mutex and the mmap_lock rwsem, named, with
-# contentions, wait, spin/sleep, peaks and histograms; a clean kernel log.
+# contentions, wait, spin/sleep, peaks and histograms; --hold (the compat
+# build of hold.bpf.c) must measure the pipe mutex's holds; a clean kernel
+# log.
 # About 50 s of emulation, plus a 56 MB download on first use (cached).
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
@@ -109,3 +111,16 @@ row_checks pipe "pipe mutex" \
 	'[x for x in d["locks"] if x["kind"] == "mutex" and "pipe" in x["name"]]'
 row_checks mmap "mmap_lock writer" \
 	'[x for x in d["locks"] if x["kind"] == "rwsem:W" and x["name"] in ("mmap_lock", "mm_struct.mmap_lock")]'
+
+# --hold: the compat build of hold.bpf.c on the pipe mutex.  One holder at a
+# time: the summed hold time fits in the run; the histogram sums to the count.
+pr='[x for x in d["locks"] if "pipe" in x["name"] and "hold" in x]'
+n=$(pyjson "$log" pipe-hold "sum(x['hold']['exclusive']['count'] for x in $pr)")
+tot=$(pyjson "$log" pipe-hold "sum(x['hold']['exclusive']['total_ns'] for x in $pr)")
+hs=$(pyjson "$log" pipe-hold "sum(sum(x['hold']['exclusive']['hist_log2_ns']) for x in $pr)")
+dur=$(pyjson "$log" pipe-hold "int(d['duration_s'] * 1e9)")
+if [ "${n:-0}" -gt 0 ] 2>/dev/null && [ "$tot" -le "$dur" ] && [ "$hs" -eq "$n" ]; then
+	pass "vm 5.10: --hold: pipe mutex held ${tot}ns in $n holds, within the run's ${dur}ns; histogram sums to the count"
+else
+	fail "vm 5.10: --hold: holds '$n' total '$tot' run '$dur' histogram '$hs': $(section "$log" pipe-hold | grep -m2 lockscope:)"
+fi

@@ -14,6 +14,7 @@ out() { # out NAME CMD...
 out doctor lockscope doctor
 out pipe lockscope hist --json -F 0 -- pipe_hammer 2 2
 out mmap lockscope hist --json -F 0 -- mmap_hammer 2 3
+out pipe-hold lockscope hist --json --hold -F 0 -- pipe_hammer 2 2
 # the main build, forced: this kernel's verifier must refuse it
 out main-forced env LOCKSCOPE_BPF_OBJECT=main lockscope hist -d 1 -F 0
 exit 0
