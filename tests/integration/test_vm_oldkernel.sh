@@ -82,7 +82,7 @@ fi
 
 # row_checks SECTION WHAT ROWS: one kind of row, from the probes alone
 row_checks() {
-	local sec=$1 what=$2 r=$3 n nm tot sp sl hs mx mn pk lost sc
+	local sec=$1 what=$2 r=$3 n nm tot sp sl hs mx pk lost sc
 	n=$(pyjson "$log" "$sec" "sum(x['contentions'] for x in $r)")
 	nm=$(pyjson "$log" "$sec" "[x['name'] for x in $r][:1]")
 	tot=$(pyjson "$log" "$sec" "sum(x['total_ns'] for x in $r)")
