@@ -10,6 +10,23 @@ out=$LS_OUT/compat
 W=$LS_ROOT/build
 mkdir -p "$out"
 
+# The compat objects hold the old atomic add only: no fetch-and-add,
+# exchange or compare-and-swap, which the main objects do use (so the
+# pattern finds them where they are).
+if need_cmd "compat" llvm-objdump; then
+	for o in lockscope hold; do
+		fetch='atomic_fetch_|xchg|cmpxchg'
+		m=$(llvm-objdump -d "$W/$o.bpf.o" | grep -cE "$fetch")
+		c=$(llvm-objdump -d "$W/${o}_compat.bpf.o" | grep -cE "$fetch")
+		a=$(llvm-objdump -d "$W/${o}_compat.bpf.o" | grep -cE 'lock \*\(u(32|64) \*\)')
+		if [ "$c" -eq 0 ] && [ "$a" -gt 0 ] && [ "$m" -gt 0 ]; then
+			pass "compat: ${o}_compat.bpf.o: $a atomic adds, no fetch ops (the main object: $m)"
+		else
+			fail "compat: ${o}_compat.bpf.o: $c fetch ops, $a atomic adds (main: $m)"
+		fi
+	done
+fi
+
 need_root "compat" || exit 0
 "$LS" doctor >"$out/doctor.txt" 2>&1
 line=$(grep '^BPF object: ' "$out/doctor.txt")
