@@ -101,9 +101,31 @@ $(BUILD)/hold.bpf.o: bpf/hold.bpf.c bpf/lockscope.h bpf/common.bpf.h bpf/shared_
 $(BUILD)/hold.skel.h: $(BUILD)/hold.bpf.o
 	$(BPFTOOL) gen skeleton $< name hold_bpf > $@.tmp && mv $@.tmp $@
 
+# Compat builds for kernels without BPF atomic fetch ops (before 5.12): the
+# same sources with LS_NO_FETCH_ATOMICS (bpf/common.bpf.h).  The collector
+# opens the main skeleton over a compat object's bytes (user/collect/
+# objects.c), so each pair must have the same programs, maps and variables:
+# their skeletons, generated under one name without the ELF bytes, must be
+# identical, or the build stops.
+$(BUILD)/lockscope_compat.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h $(wildcard bpf/*.bpf.h) vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -DLS_NO_FETCH_ATOMICS -c $< -o $@
+
+$(BUILD)/hold_compat.bpf.o: bpf/hold.bpf.c bpf/lockscope.h bpf/common.bpf.h bpf/shared_maps.bpf.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -DLS_NO_FETCH_ATOMICS -c $< -o $@
+
+SKEL_LAYOUT = awk '/__elf_bytes\(size_t \*sz\)$$/ {skip=1} !skip; skip && /^}$$/ {skip=0}'
+
+$(BUILD)/%_compat.skel.h: $(BUILD)/%_compat.bpf.o $(BUILD)/%.skel.h
+	$(BPFTOOL) gen skeleton $< name $*_bpf | $(SKEL_LAYOUT) > $@.layout
+	$(SKEL_LAYOUT) $(BUILD)/$*.skel.h | cmp -s - $@.layout || \
+		{ echo "lockscope: failed to pair $< with $(BUILD)/$*.bpf.o: their programs, maps or variables differ" >&2; exit 1; }
+	rm -f $@.layout
+	$(BPFTOOL) gen skeleton $< name $*_compat_bpf > $@.tmp && mv $@.tmp $@
+
 # The skeletons are generated: the collector's objects wait for them.
 $(COLLECT_OBJS): $(BUILD)/lockscope.skel.h $(BUILD)/owner.skel.h \
-	$(BUILD)/hold.skel.h
+	$(BUILD)/hold.skel.h $(BUILD)/lockscope_compat.skel.h \
+	$(BUILD)/hold_compat.skel.h
 
 $(BUILD)/view/tui.o: CFLAGS += $(CURSES_CFLAGS)
 

@@ -2,8 +2,9 @@
 /*
  * common.bpf.h - small helpers shared by the BPF objects (lockscope.bpf.c,
  * hold.bpf.c): per-CPU counter bumps, the log2 histogram slot, bounded
- * compare-and-swap maxima and minima.  Included after vmlinux.h, the libbpf
- * headers and lockscope.h.
+ * compare-and-swap maxima and minima, add-and-fetch, and their stand-ins
+ * for kernels without atomic fetch (LS_NO_FETCH_ATOMICS).  Included after
+ * vmlinux.h, the libbpf headers and lockscope.h.
  */
 #ifndef LS_COMMON_BPF_H
 #define LS_COMMON_BPF_H
@@ -43,6 +44,59 @@ static __always_inline __u64 log2_slot(__u64 v)
 	return r & (LS_HIST_SLOTS - 1);
 }
 
+/*
+ * Kernels before 5.12 accept one atomic instruction: add without fetch (the
+ * old XADD, what __sync_fetch_and_add() compiles to when its result is
+ * unused).  Fetch-and-add, exchange and compare-and-swap came in 5.12.  The
+ * compat objects (-DLS_NO_FETCH_ATOMICS; user/collect/objects.c picks them
+ * where a feature probe finds no fetch) do without them, at a cost said in
+ * `lockscope doctor` and the README:
+ *   atomic_max/min  a read-compare-store: a racing CPU's larger (smaller)
+ *                   value can be overwritten, so a peak or a maximum may be
+ *                   under-reported (a minimum over-reported);
+ *   add_fetch       the value read back after the add, which may include
+ *                   racing adds: a real value of the counter, not always
+ *                   the one this add made (peaks may be missed);
+ *   begin_nth       every-Nth sampling approximate (racing begins may share
+ *                   an index); 0, the begin that names a lock, only for the
+ *                   begin whose map insert created the lock's entry.
+ */
+#ifdef LS_NO_FETCH_ATOMICS
+
+static __always_inline void atomic_max(__u64 *p, __u64 v)
+{
+	if (v > *(volatile __u64 *)p)
+		*(volatile __u64 *)p = v;
+}
+
+static __always_inline void atomic_min(__u64 *p, __u64 v)
+{
+	if (v < *(volatile __u64 *)p)
+		*(volatile __u64 *)p = v;
+}
+
+/* Add @v to gauge *@p; the value *@p has just after (see above). */
+static __always_inline __s64 add_fetch(__s64 *p, __s64 v)
+{
+	__sync_fetch_and_add(p, v); /* result unused: the old XADD */
+	return *(volatile __s64 *)p;
+}
+
+/* Count a begin in @begins; which begin of the lock it is (0: the first).
+ * @fresh: this begin's insert created the lock's entry. */
+static __always_inline __u64 begin_nth(__u64 *begins, int fresh)
+{
+	__u64 n;
+
+	__sync_fetch_and_add(begins, 1);
+	n = *(volatile __u64 *)begins;
+	if (fresh)
+		return 0;
+	return n > 1 ? n - 1 : 1;
+}
+
+#else /* 5.12+: fetch-and-add, compare-and-swap */
+
 static __always_inline void atomic_max(__u64 *p, __u64 v)
 {
 	__u64 old = *p;
@@ -70,5 +124,21 @@ static __always_inline void atomic_min(__u64 *p, __u64 v)
 		old = seen;
 	}
 }
+
+/* Add @v to gauge *@p; the value this add made. */
+static __always_inline __s64 add_fetch(__s64 *p, __s64 v)
+{
+	return __sync_fetch_and_add(p, v) + v;
+}
+
+/* Count a begin in @begins; which begin of the lock it is (0: the first,
+ * exact here; @fresh is the compat build's stand-in for it). */
+static __always_inline __u64 begin_nth(__u64 *begins, int fresh)
+{
+	(void)fresh;
+	return __sync_fetch_and_add(begins, 1);
+}
+
+#endif /* LS_NO_FETCH_ATOMICS */
 
 #endif

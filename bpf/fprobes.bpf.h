@@ -56,11 +56,12 @@ static __always_inline void row_begin(void *ctx, __u64 lock, __u32 kind)
 {
 	struct ls_lock_key key = {.addr = lock, .kind = kind};
 	struct ls_lock_stats *s;
+	int fresh = 0;
 
 	bump(&counters, LS_CTR_BEGIN);
-	s = stats_get(&key);
+	s = stats_get(&key, &fresh);
 	if (s) {
-		__u64 nth = __sync_fetch_and_add(&s->begins, 1);
+		__u64 nth = begin_nth(&s->begins, fresh);
 
 		add_waiter(s);
 		sample_caller(ctx, &key, nth);
@@ -160,7 +161,7 @@ static __always_inline int slow_exit(__u32 kind, __u32 rk, long ret)
 	key.kind = kind;
 	/* a row exists since the entry: never insert one that was forgotten */
 	s = probe_rows ? bpf_map_lookup_elem(&lock_stats, &key)
-		       : stats_get(&key);
+		       : stats_get(&key, NULL);
 	if (s) {
 		__u64 spin = dur > pt->slow_tp_ns ? dur - pt->slow_tp_ns : 0;
 		struct ls_lock_hists *h = hists_of(s);
@@ -287,9 +288,9 @@ static __always_inline int osq_enter(__u64 osq)
 	}
 	key.addr = outer;
 	key.kind = kind;
-	s = stats_get(&key);
+	s = stats_get(&key, NULL);
 	if (s) {
-		__u64 w = __sync_fetch_and_add(&s->osq_spinners, 1) + 1;
+		__u64 w = add_fetch(&s->osq_spinners, 1);
 
 		if ((__s64)w > 0)
 			atomic_max(&s->osq_peak, w);

@@ -260,7 +260,15 @@ static __always_inline void holders_handoff(void *ctx, struct ls_lock_stats *s,
 		prev = s->handoff_ns;
 		s->handoff_ns = now;
 	} else {
+#ifdef LS_NO_FETCH_ATOMICS
+		/* No exchange (before 5.12): racing ends of a shared lock
+		 * could read one previous end and count its tenure twice.
+		 * Shared kinds' tenure is not measured. */
+		s->handoff_ns = now;
+		prev = 0;
+#else
 		prev = __sync_lock_test_and_set(&s->handoff_ns, now);
+#endif
 	}
 
 	if (stack_every && nth % stack_every < 2) {

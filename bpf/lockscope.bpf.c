@@ -180,9 +180,11 @@ static __always_inline __u32 known_lock(__u64 lock)
 /*
  * Find or create the lock's stats entry.  It may insert: callers are
  * contention_begin and the function probes, never contention_end.  NULL
- * when lock_stats is full (the wait's end counts that loss).
+ * when lock_stats is full (the wait's end counts that loss).  @fresh (may
+ * be NULL): set when this call's insert created the entry.
  */
-static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
+static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k,
+						       int *fresh)
 {
 	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, k), *init;
 	__u32 zero = 0;
@@ -197,10 +199,14 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 	init->peak_epoch = epoch;
 	init->known = known_lock(k->addr);
 	init->slot = slot_take();
-	if (bpf_map_update_elem(&lock_stats, k, init, BPF_NOEXIST))
+	if (bpf_map_update_elem(&lock_stats, k, init, BPF_NOEXIST)) {
 		slot_give(init->slot); /* lost a race, or full */
-	else if (init->slot == LS_NO_SLOT)
-		bump(&losses, LS_LOSS_HIST_ROWS_FULL);
+	} else {
+		if (init->slot == LS_NO_SLOT)
+			bump(&losses, LS_LOSS_HIST_ROWS_FULL);
+		if (fresh)
+			*fresh = 1;
+	}
 	if (hold_on) /* full: its holds go unmeasured, as without --hold */
 		bpf_map_update_elem(&hold_watch, &k->addr, &k->kind,
 				    BPF_NOEXIST);
@@ -213,7 +219,7 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k)
 
 static __always_inline void add_waiter(struct ls_lock_stats *s)
 {
-	__u64 w = __sync_fetch_and_add(&s->waiters, 1) + 1;
+	__u64 w = add_fetch(&s->waiters, 1);
 	__u64 ep = epoch;
 
 	if ((__s64)w <= 0)
@@ -423,6 +429,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 	struct ls_lock_stats *s;
 	struct ls_waits *ws;
 	struct ls_wait *top;
+	int fresh = 0;
 
 	if (targ_tgid && (id >> 32) != targ_tgid)
 		return 0;
@@ -486,9 +493,9 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 
 	key.addr = lock;
 	key.kind = kind;
-	s = stats_get(&key);
+	s = stats_get(&key, &fresh);
 	if (s) {
-		__u64 nth = __sync_fetch_and_add(&s->begins, 1);
+		__u64 nth = begin_nth(&s->begins, fresh);
 
 		add_waiter(s);
 		cgroup_begin(&key);

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Usage: tests/vm/kernels.sh [FLAVOUR...]   (default: host amd64 rt-amd64 arm64)
+# Usage: tests/vm/kernels.sh [FLAVOUR...]   (default: host amd64 rt-amd64 arm64;
+#        SUITE-FLAVOUR, e.g. bullseye-amd64, boots another Debian suite's kernel)
 # Measures what each kernel family gives (README "Kernels"): runs
 # tests/vm/kernels-payload.sh on this host ("host") and inside Debian's stock
 # kernels under qemu, keeps the logs in ${LS_OUT:-tests/out}/kernels/, and
@@ -32,7 +33,10 @@ for fl in "$@"; do
 			die "run the arm64 guest: see $log"
 		;;
 	*)
-		k=$("$vm/fetch-kernel.sh" "$fl") || die "fetch the $fl kernel"
+		case $fl in
+		bullseye-*) k=$("$vm/fetch-kernel.sh" "${fl#*-}" "${fl%%-*}") ;;
+		*) k=$("$vm/fetch-kernel.sh" "$fl") ;;
+		esac || die "fetch the $fl kernel"
 		bins=("$root/lockscope" "$root/build/pipe_hammer" "$root/build/mmap_hammer")
 		if command -v stress-ng >/dev/null; then bins+=("$(command -v stress-ng)"); fi
 		"$vm/mkinitrd.sh" "$out/$fl.gz" "$vm/kernels-payload.sh" "${bins[@]}" >/dev/null

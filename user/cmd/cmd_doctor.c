@@ -113,7 +113,13 @@ int ls_cmd_doctor(const struct ls_opts *o)
 			  : " (--cgroup and --by cgroup resolve ids under "
 			    "it)");
 	}
-	printf("kernel BTF: %s\n",
+	{
+		char bwhy[300];
+
+		ls_bpf_build_choose(bwhy, sizeof(bwhy));
+		printf("\nBPF object: %s\n", bwhy);
+	}
+	printf("\nkernel BTF: %s\n",
 	       access("/sys/kernel/btf/vmlinux", R_OK)
 		       ? "absent (CO-RE needs /sys/kernel/btf/vmlinux)"
 		       : "/sys/kernel/btf/vmlinux");

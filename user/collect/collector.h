@@ -13,6 +13,7 @@
 #ifndef LS_COLLECTOR_H
 #define LS_COLLECTOR_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "model/kallsyms.h"
 #include "model/model.h"
@@ -59,6 +60,15 @@ struct ls_collector; /* opaque */
 
 /* Probe only: fill @src (LS_SRC_MAX entries) without loading anything. */
 void ls_probe_sources(const struct ls_collector_opts *o, struct ls_source *src);
+
+/* Which build of the BPF objects to load (objects.c): one doctor line. */
+enum ls_bpf_build {
+	LS_BUILD_MAIN = 0, /* atomic fetch ops (kernels 5.12+) */
+	LS_BUILD_COMPAT,   /* atomic add only: bpf/common.bpf.h's stand-ins */
+	LS_BUILD_BAD,	   /* LOCKSCOPE_BPF_OBJECT names neither */
+};
+/* Probe the kernel (or read LOCKSCOPE_BPF_OBJECT); @why: one line. */
+enum ls_bpf_build ls_bpf_build_choose(char *why, size_t len);
 
 /* Why ls_collector_start() failed; it has printed the one line. */
 enum ls_start_err {

@@ -29,6 +29,7 @@ struct ls_tgt_plan {
 
 struct ls_collector {
 	struct ls_collector_opts o;
+	enum ls_bpf_build build; /* which build of the objects (objects.c) */
 	struct lockscope_bpf *skel;
 	struct ls_ksyms ks;
 	int have_ks;
@@ -101,6 +102,11 @@ void ls_hists_copy(struct ls_collector *c, uint32_t slot,
 void ls_hists_forget(struct ls_collector *c, uint32_t slot);
 void ls_hists_recycle(struct ls_collector *c);
 void ls_hists_free(struct ls_collector *c);
+/* The skeletons opened over build @b of their objects (objects.c); NULL
+ * and errno on failure. */
+struct hold_bpf;
+struct lockscope_bpf *ls_main_open(enum ls_bpf_build b);
+struct hold_bpf *ls_hold_open(enum ls_bpf_build b);
 
 /* Steal time (steal.c): note it at start; since start into @out. */
 void ls_steal_start(struct ls_collector *c);

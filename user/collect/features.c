@@ -235,6 +235,61 @@ unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max)
 	return n;
 }
 
+/*
+ * Load a socket filter that uses atomic fetch-and-add, exchange and
+ * compare-and-swap on its stack (BPF_ATOMIC with BPF_FETCH, kernels 5.12+):
+ * verifiers before them refuse it as reserved fields (EINVAL).
+ */
+int ls_probe_fetch_atomics(char *why, size_t len)
+{
+	struct bpf_insn insns[] = {
+		/* *(u64 *)(r10 - 8) = 0; r1 = 1; r0 = 0 */
+		{.code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = 10, .off = -8},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 1, .imm = 1},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0},
+		/* r1 = atomic_fetch_add(r10 - 8, r1) */
+		{.code = BPF_STX | BPF_ATOMIC | BPF_DW,
+		 .dst_reg = 10,
+		 .src_reg = 1,
+		 .off = -8,
+		 .imm = BPF_ADD | BPF_FETCH},
+		/* r1 = xchg(r10 - 8, r1) */
+		{.code = BPF_STX | BPF_ATOMIC | BPF_DW,
+		 .dst_reg = 10,
+		 .src_reg = 1,
+		 .off = -8,
+		 .imm = BPF_XCHG},
+		/* r0 = cmpxchg(r10 - 8, r0, r1) */
+		{.code = BPF_STX | BPF_ATOMIC | BPF_DW,
+		 .dst_reg = 10,
+		 .src_reg = 1,
+		 .off = -8,
+		 .imm = BPF_CMPXCHG},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "ls_atomics", "GPL",
+			       insns, sizeof(insns) / sizeof(insns[0]), NULL),
+	    err = errno;
+
+	if (fd >= 0) {
+		close(fd);
+		snprintf(why, len,
+			 "the verifier accepts atomic fetch-and-add, exchange "
+			 "and compare-and-swap");
+		return 1;
+	}
+	if (err == EINVAL) {
+		snprintf(why, len,
+			 "the verifier refuses atomic fetch-and-add (EINVAL: "
+			 "kernels before 5.12)");
+		return 0;
+	}
+	snprintf(why, len, "atomic fetch probe failed to load: %s",
+		 why_errno(err));
+	return -err;
+}
+
 const char *ls_probe_why(int err)
 {
 	return why_errno(err < 0 ? -err : err);

@@ -24,6 +24,10 @@ struct ls_holder_feature {
 /* Look up each field the holder side needs in kernel BTF; returns how many
  * were filled in @out (at most @max). */
 unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max);
+/* Does the verifier take atomic fetch ops (BPF_ATOMIC | BPF_FETCH, 5.12+)?
+ * 1 yes, 0 refused (EINVAL), -errno when the probe could not tell; @why
+ * says which in words. */
+int ls_probe_fetch_atomics(char *why, size_t len);
 /* errno explained in words */
 const char *ls_probe_why(int err);
 

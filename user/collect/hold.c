@@ -213,7 +213,7 @@ static void kprobe_progs(struct hold_bpf *k, const struct htgt *g,
 static int open_configure_load(struct ls_collector *c, struct ls_hold *h)
 {
 	struct bpf_program *p, *e, *r;
-	struct hold_bpf *k = hold_bpf__open();
+	struct hold_bpf *k = ls_hold_open(c->build);
 	int err;
 
 	if (!k)

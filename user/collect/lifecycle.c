@@ -40,7 +40,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	struct lockscope_bpf *skel;
 	int tp = !o->no_tracepoints;
 
-	skel = lockscope_bpf__open();
+	skel = ls_main_open(c->build);
 	if (!skel)
 		return -errno;
 	c->skel = skel;
@@ -307,6 +307,16 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 			ls_hint("run as root or lower kernel.kptr_restrict");
 	}
 	c->ncpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	{
+		char bwhy[300];
+
+		c->build = ls_bpf_build_choose(bwhy, sizeof(bwhy));
+		if (c->build == LS_BUILD_BAD) {
+			ls_fail("parse", "LOCKSCOPE_BPF_OBJECT", bwhy);
+			*why = LS_START_BAD_INPUT;
+			goto fail;
+		}
+	}
 	ls_names_init(c);
 	ls_steal_start(c);
 	ls_plan_sources(o, c->have_ks ? &c->ks : NULL, c->src, c->tgt,
