@@ -8,8 +8,9 @@
  * observer's lock table.  When the open-file limit cannot hold two
  * descriptors a pipe, the pipes are shared out over several processes,
  * each with THREADS threads.  Prints "pipes: N" once every pipe is open
- * and, at the end, "ops: N", the writes and reads that moved data, both
- * on stderr.
+ * and, at the end, "ops: N", the writes and reads that moved data, and
+ * "visits: N", the visits to a pipe (PER_PIPE operations each), all on
+ * stderr.  SIGINT or SIGTERM ends the walk early, still with the counts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,17 +30,17 @@
 static int (*fds)[2];
 static unsigned long npipes;
 static unsigned long long next_op, ops;
-static volatile int stop;
+static volatile sig_atomic_t stop;
 static pid_t *kids;
 static unsigned long nkids;
 
-/* SIGINT/SIGTERM to the parent end the children too. */
-static void forward(int sig)
+/* SIGINT/SIGTERM end the walk; the parent passes them to the children. */
+static void on_stop(int sig)
 {
+	(void)sig;
+	stop = 1;
 	for (unsigned long i = 0; i < nkids; i++)
 		kill(kids[i], SIGTERM);
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 static void *walker(void *arg)
@@ -89,7 +90,8 @@ static int spread(unsigned long n, int nthreads, int secs, int ready)
 		return 1;
 	for (int i = 0; i < nthreads; i++)
 		pthread_create(&t[i], NULL, walker, NULL);
-	sleep((unsigned)secs);
+	for (int s = 0; s < secs && !stop; s++)
+		sleep(1); /* a signal cuts the second short */
 	stop = 1;
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(t[i], NULL);
@@ -102,7 +104,7 @@ int main(int argc, char **argv)
 	int secs = argc > 2 ? atoi(argv[2]) : 10;
 	int nthreads = argc > 3 ? atoi(argv[3]) : 4;
 	unsigned long per_proc, nproc, done = 0;
-	unsigned long long *total;
+	unsigned long long *total; /* [0] ops, [1] visits, of every share */
 	struct rlimit rl;
 	int ready[2], rc = 0;
 	char c;
@@ -121,19 +123,22 @@ int main(int argc, char **argv)
 			   ? (unsigned long)pipes
 			   : (unsigned long)(rl.rlim_max - SPARE_FDS) / 2;
 	nproc = ((unsigned long)pipes + per_proc - 1) / per_proc;
-	total = mmap(NULL, sizeof(*total), PROT_READ | PROT_WRITE,
+	total = mmap(NULL, 2 * sizeof(*total), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	kids = calloc(nproc, sizeof(*kids));
 	if (total == MAP_FAILED || !kids || pipe(ready)) {
 		perror("lock_spread");
 		return 1;
 	}
-	*total = 0;
+	total[0] = total[1] = 0;
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
 	if (nproc == 1) { /* one process: -p PID names it */
 		rc = spread((unsigned long)pipes, nthreads, secs, ready[1]);
 		if (!rc)
 			fprintf(stderr, "pipes: %ld\n", pipes);
-		fprintf(stderr, "ops: %llu\n", ops);
+		fprintf(stderr, "ops: %llu\nvisits: %llu\n", ops,
+			next_op / PER_PIPE);
 		return rc;
 	}
 	for (unsigned long i = 0; i < nproc; i++) {
@@ -146,19 +151,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!pid) {
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
+			nkids = 0; /* a child stops only itself */
 			close(ready[0]);
 			rc = spread(n, nthreads, secs, ready[1]);
-			__atomic_add_fetch(total, ops, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&total[0], ops, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&total[1], next_op / PER_PIPE,
+					   __ATOMIC_RELAXED);
 			_exit(rc);
 		}
 		kids[nkids++] = pid;
 		done += n;
-		if (nkids == 1) {
-			signal(SIGINT, forward);
-			signal(SIGTERM, forward);
-		}
 	}
 	close(ready[1]);
 	for (unsigned long i = 0; i < nproc; i++)
@@ -168,10 +170,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipes: %ld\n", pipes);
 	for (unsigned long i = 0; i < nproc; i++) {
 		int st;
+		pid_t w;
 
-		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		while ((w = wait(&st)) < 0 && errno == EINTR)
+			; /* on_stop ran: the children finish their walk */
+		if (w < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			rc = 1;
 	}
-	fprintf(stderr, "ops: %llu\n", *total);
+	fprintf(stderr, "ops: %llu\nvisits: %llu\n", total[0], total[1]);
 	return rc;
 }
