@@ -469,8 +469,9 @@ def lockscope_cost_run(args, w, level, opt):
 
 
 def bpftrace_cost_run(args, prog_text, tmp):
-    """ns per run of a bpftrace program on netlink, run-time stats on
-    (a lockscope with only the sampler holds the stats switch)."""
+    """(ns per run, begins per second) of a bpftrace program on netlink,
+    run-time stats on (a lockscope with only the sampler holds the stats
+    switch); (None, 0) when its programs did not run."""
     bt = os.path.join(tmp, "cost.bt")
     with open(bt, "w") as f:
         f.write(prog_text)
@@ -490,7 +491,8 @@ def bpftrace_cost_run(args, prog_text, tmp):
         stats.stop()
     cnt = sum(b[k][0] - a.get(k, [0, 0])[0] for k in b)
     ns = sum(b[k][1] - a.get(k, [0, 0])[1] for k in b)
-    return ns / cnt if cnt else None
+    begins = sum(b[k][0] - a.get(k, [0, 0])[0] for k in b if "begin" in k)
+    return (ns / cnt if cnt else None), begins / args.secs
 
 
 def phase_cost(args, res, tmp):
@@ -504,6 +506,7 @@ def phase_cost(args, res, tmp):
     variants = [("", [])] + ([] if args.hold_why else [("--hold ",
                                                          ["--hold"])])
     ref = {"full": [], "minimal": []}
+    ref_rate = {"full": [], "minimal": []}
     pairs = []  # (lockscope all programs, minimal bpftrace), same round
     for w in args.workloads:
         per, curve[w] = {}, []
@@ -519,12 +522,14 @@ def phase_cost(args, res, tmp):
                     if not pre:
                         pts.append((rate, got["all programs"][0]))
                 if li == 0 and w == "netlink":
-                    mn = bpftrace_cost_run(args, BPFTRACE_MIN_PROG, tmp)
-                    fl = bpftrace_cost_run(args, BPFTRACE_PROG, tmp)
+                    mn, mr = bpftrace_cost_run(args, BPFTRACE_MIN_PROG, tmp)
+                    fl, fr = bpftrace_cost_run(args, BPFTRACE_PROG, tmp)
                     if fl:
                         ref["full"].append(fl)
+                        ref_rate["full"].append(fr)
                     if mn:
                         ref["minimal"].append(mn)
+                        ref_rate["minimal"].append(mr)
                         pairs.append((pts[-1][1], mn))
             curve[w].append({"threads": level,
                              "begins_per_s": summary([r for r, _ in pts]),
@@ -541,10 +546,13 @@ def phase_cost(args, res, tmp):
                      ("minimal", "bpftrace, minimal")):
         if ref[k]:
             st = summary(ref[k])
-            say("%-8s %-28s %7.0f ns/run (min %.0f, max %.0f)" % (
-                "netlink", label, st["median"], st["min"], st["max"]))
-            out["bpftrace_netlink_ns_per_run" if k == "full" else
-                "bpftrace_min_netlink_ns_per_run"] = st
+            rt = summary(ref_rate[k])
+            say("%-8s %-28s %7.0f ns/run (min %.0f, max %.0f), %.0f "
+                "begins/s" % ("netlink", label, st["median"], st["min"],
+                              st["max"], rt["median"]))
+            key = "bpftrace_netlink" if k == "full" else "bpftrace_min_netlink"
+            out[key + "_ns_per_run"] = st
+            out[key + "_begins_per_s"] = rt
     if pairs:
         st = summary([a / b for a, b in pairs])
         out["ratio_to_bpftrace_min"] = st
@@ -559,6 +567,9 @@ def phase_cost(args, res, tmp):
             say("%-8s %2d threads %10.0f begins/s %7.0f ns/run" % (
                 w, p["threads"], p["begins_per_s"]["median"],
                 p["ns_per_run"]["median"]))
+    if pairs:
+        say("(ns per run falls as the rate rises: caches and branch "
+            "predictors stay warm; compare figures at similar rates)")
     for line in curves.cost_growth(curve):
         say(line)
     out["curve"] = curve

@@ -93,10 +93,12 @@ def panels(res):
         series = [(w, [(p["begins_per_s"]["median"],
                         p["ns_per_run"]["median"]) for p in pts])
                   for w, pts in cost["curve"].items()]
-        note = ""
-        if cost.get("bpftrace_min_netlink_ns_per_run"):
-            note = "minimal bpftrace on netlink: %.0f ns/run" % (
-                cost["bpftrace_min_netlink_ns_per_run"]["median"])
+        for key, name in (("bpftrace_min_netlink", "bpftrace minimal, netlink"),
+                          ("bpftrace_netlink", "bpftrace same aggr., netlink")):
+            if cost.get(key + "_ns_per_run"):
+                series.append((name, [(cost[key + "_begins_per_s"]["median"],
+                                       cost[key + "_ns_per_run"]["median"])]))
+        note = "lines: lockscope at several thread counts; dots: bpftrace"
         out.append({"title": "BPF ns per run (all programs)",
                     "xlabel": "contentions per second (log)",
                     "ylabel": "ns per run", "logx": True,

@@ -7,13 +7,17 @@
  * over the pipes puts up to PIPES distinct contended mutexes into an
  * observer's lock table.  When the open-file limit cannot hold two
  * descriptors a pipe, the pipes are shared out over several processes,
- * each with THREADS threads.  Prints "pipes: N" once every pipe is open
+ * each with THREADS threads, which take turns: one share walks at a time,
+ * a whole pass over its pipes, so that its threads still meet on every
+ * mutex (all at once, the machine's CPUs would rarely run two threads of
+ * the same share together).  Prints "pipes: N" once every pipe is open
  * and, at the end, "ops: N", the writes and reads that moved data, and
  * "visits: N", the visits to a pipe (PER_PIPE operations each), all on
  * stderr.  SIGINT or SIGTERM ends the walk early, still with the counts.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,7 +25,9 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/futex.h>
 
 #define PER_PIPE 16 /* operations on one pipe before the walk moves on */
 #define CHUNK 1024  /* bytes a write or read moves: copied under the mutex */
@@ -33,6 +39,9 @@ static unsigned long long next_op, ops;
 static volatile sig_atomic_t stop;
 static pid_t *kids;
 static unsigned long nkids;
+/* shares: whose turn it is (shared memory), this share's number, how many */
+static unsigned *turn;
+static unsigned long me, nshares;
 
 /* SIGINT/SIGTERM end the walk; the parent passes them to the children. */
 static void on_stop(int sig)
@@ -43,19 +52,40 @@ static void on_stop(int sig)
 		kill(kids[i], SIGTERM);
 }
 
+/* Block until this share's turn (or the end: the wait times out). */
+static void wait_turn(void)
+{
+	unsigned t;
+
+	while (!stop &&
+	       (t = __atomic_load_n(turn, __ATOMIC_ACQUIRE)) % nshares != me) {
+		struct timespec ts = {0, 100000000};
+
+		syscall(SYS_futex, turn, FUTEX_WAIT, t, &ts, NULL, 0);
+	}
+}
+
 static void *walker(void *arg)
 {
-	unsigned long long n = 0;
+	unsigned long long n = 0, pass = (unsigned long long)PER_PIPE * npipes;
 	char buf[CHUNK] = {0};
 
 	(void)arg;
 	while (!stop) {
-		unsigned long long k =
-			__atomic_fetch_add(&next_op, 1, __ATOMIC_RELAXED);
-		int *p = fds[(k / PER_PIPE) % npipes];
+		unsigned long long k;
+		int *p;
 
+		if (turn)
+			wait_turn();
+		k = __atomic_fetch_add(&next_op, 1, __ATOMIC_RELAXED);
+		p = fds[(k / PER_PIPE) % npipes];
 		n += write(p[1], buf, sizeof(buf)) > 0;
 		n += read(p[0], buf, sizeof(buf)) > 0;
+		if (turn && (k + 1) % pass == 0) { /* a pass done: next share */
+			__atomic_add_fetch(turn, 1, __ATOMIC_RELEASE);
+			syscall(SYS_futex, turn, FUTEX_WAKE, INT_MAX, NULL,
+				NULL, 0);
+		}
 	}
 	__atomic_add_fetch(&ops, n, __ATOMIC_RELAXED);
 	return NULL;
@@ -104,7 +134,8 @@ int main(int argc, char **argv)
 	int secs = argc > 2 ? atoi(argv[2]) : 10;
 	int nthreads = argc > 3 ? atoi(argv[3]) : 4;
 	unsigned long per_proc, nproc, done = 0;
-	unsigned long long *total; /* [0] ops, [1] visits, of every share */
+	unsigned long long *total; /* [0] ops, [1] visits, of every share; [2]
+				    * holds the turn */
 	struct rlimit rl;
 	int ready[2], rc = 0;
 	char c;
@@ -123,14 +154,14 @@ int main(int argc, char **argv)
 			   ? (unsigned long)pipes
 			   : (unsigned long)(rl.rlim_max - SPARE_FDS) / 2;
 	nproc = ((unsigned long)pipes + per_proc - 1) / per_proc;
-	total = mmap(NULL, 2 * sizeof(*total), PROT_READ | PROT_WRITE,
+	total = mmap(NULL, 3 * sizeof(*total), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	kids = calloc(nproc, sizeof(*kids));
 	if (total == MAP_FAILED || !kids || pipe(ready)) {
 		perror("lock_spread");
 		return 1;
 	}
-	total[0] = total[1] = 0;
+	total[0] = total[1] = total[2] = 0;
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
 	if (nproc == 1) { /* one process: -p PID names it */
@@ -152,6 +183,9 @@ int main(int argc, char **argv)
 		}
 		if (!pid) {
 			nkids = 0; /* a child stops only itself */
+			turn = (unsigned *)&total[2];
+			me = i;
+			nshares = nproc;
 			close(ready[0]);
 			rc = spread(n, nthreads, secs, ready[1]);
 			__atomic_add_fetch(&total[0], ops, __ATOMIC_RELAXED);

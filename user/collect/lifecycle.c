@@ -392,5 +392,6 @@ void ls_collector_stop(struct ls_collector *c)
 	free(c->gone_holders);
 	free(c->spin_cache);
 	ls_names_free(c);
+	ls_kernel_btf_free();
 	free(c);
 }

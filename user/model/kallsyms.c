@@ -311,17 +311,22 @@ int ls_sym_is_clone_of(const char *name, const char *base)
 	return name[n] == '\0' || suffix_ok(name + n);
 }
 
+/* A scan of every symbol (about 120k) per name asked: start-up asks for
+ * dozens, so the first byte and the length are checked before the rest. */
 size_t ls_ksyms_clones(const struct ls_ksyms *ks, const char *base,
 		       const struct ls_ksym **out, size_t max)
 {
-	size_t found = 0;
+	size_t found = 0, n = strlen(base);
 
 	for (size_t i = 0; i < ks->n && found < max; i++) {
+		const char *name = ks->syms[i].name;
 		char t = ks->syms[i].type;
 
+		if (name[0] != base[0] || strncmp(name, base, n))
+			continue;
 		if (t != 't' && t != 'T' && t != 'w' && t != 'W')
 			continue;
-		if (ls_sym_is_clone_of(ks->syms[i].name, base))
+		if (name[n] == '\0' || suffix_ok(name + n))
 			out[found++] = &ks->syms[i];
 	}
 	return found;
