@@ -641,9 +641,9 @@ def last_losses(out_path):
 
 def phase_agent(args, res, tmp):
     say("== agent: lockscope top -b -i 1 (all sources) against the number "
-        "of contended locks; CPU over %d s with every lock contended "
-        "(lock_spread walking its pipes), then %d s with the same table "
-        "and nothing changing (lock_spread ended)" %
+        "of contended locks; CPU over %d s while lock_spread walks its "
+        "pipes (each pass contends every pipe's mutex), then %d s with the "
+        "same table and nothing changing (lock_spread ended)" %
         (args.agent_secs, args.agent_secs))
     out = {}
     for target in args.locks:
@@ -706,15 +706,16 @@ def phase_agent(args, res, tmp):
              "passes_per_s": visits / pipes if visits else None}
         out[str(target)] = e
         say("%6d locks wanted (--max-locks %d): %d in lock_stats, %d "
-            "callers (of %d); walk %s passes/s over the pipes"
-            % (target, size, entries,
-               fill.get("lock_callers", {}).get("entries", 0),
-               fill.get("lock_callers", {}).get("max", 0),
-               "%.2f" % e["passes_per_s"] if visits else "?"))
-        say("       all contended: agent CPU %.2f%%, RSS %d kB, %d frames "
+            "callers (of %d); filled in %.0f s; the walk made %s passes/s "
+            "over the pipes" % (target, size, entries,
+                                fill.get("lock_callers", {}).get("entries", 0),
+                                fill.get("lock_callers", {}).get("max", 0),
+                                fill_s, "%.2f" % e["passes_per_s"]
+                                if visits else "?"))
+        say("       walking: agent CPU %.2f%%, RSS %d kB, %d frames "
             "in %.0f s; last frame losses: %s" %
             (busy[0], rss_busy, busy[1], busy[2], losses_busy or "?"))
-        say("       none changing: agent CPU %.2f%%, RSS %d kB (peak %d "
+        say("       walk ended: agent CPU %.2f%%, RSS %d kB (peak %d "
             "kB), %d frames in %.0f s; last frame losses: %s" %
             (idle[0], rss, hwm, idle[1], idle[2], losses_idle or "?"))
     res["agent"] = out

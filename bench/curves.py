@@ -10,29 +10,33 @@ def _pct(a, b):
 
 
 def agent_points(agent):
-    """(locks in the table, CPU %, RSS MB) with every lock contended, and
-    with the same table and nothing changing, one point per run."""
+    """Per run: (locks in the table, locks changed per second, CPU %, RSS
+    MB) while lock_spread walks, and after its walk ended (none change)."""
     busy, idle = [], []
     for e in agent.values():
         n = e["fill"].get("lock_stats", {}).get("entries", 0)
-        busy.append((n, e["busy"]["cpu_percent"], e["busy"]["rss_kb"] / 1024))
-        idle.append((e["idle"]["entries"] or n, e["idle"]["cpu_percent"],
-                     e["rss_kb"] / 1024))
+        v = e.get("pipe_visits_per_s") or 0
+        busy.append((n, min(n, v), e["busy"]["cpu_percent"],
+                     e["busy"]["rss_kb"] / 1024))
+        idle.append((e["idle"]["entries"] or n, 0.0,
+                     e["idle"]["cpu_percent"], e["rss_kb"] / 1024))
     return sorted(busy), sorted(idle)
 
 
 def agent_growth(agent):
-    """Lines saying how CPU and RSS grow with the locks, from the fits."""
+    """Lines saying how CPU and RSS grow with the locks, from the fits:
+    CPU = a + b * changed locks + c * locks in the table, over both."""
     busy, idle = agent_points(agent)
     out = []
-    fb = svgplot.fit_line([(n, c) for n, c, _ in busy])
-    fi = svgplot.fit_line([(n, c) for n, c, _ in idle])
-    fr = svgplot.fit_line([(n, r) for n, _, r in busy])
-    pb = svgplot.fit_power([(n, c) for n, c, _ in busy])
+    fb = svgplot.fit_line([(n, c) for n, _, c, _ in busy])
+    fi = svgplot.fit_line([(n, c) for n, _, c, _ in idle])
+    fr = svgplot.fit_line([(n, r) for n, _, _, r in busy])
+    pb = svgplot.fit_power([(n, c) for n, _, c, _ in busy])
+    f2 = svgplot.fit_two([(ch, n, c) for n, ch, c, _ in busy + idle])
     if not fb or not fi:
         return ["growth: too few distinct table sizes to fit"]
-    out.append("fit, agent CPU with every lock contended: %.3f%% + %.4f%% "
-               "per 1k locks (r2 %.2f%s)" %
+    out.append("fit, agent CPU while the locks change: %.3f%% + %.4f%% "
+               "per 1k locks in the table (r2 %.2f%s)" %
                (fb[0], fb[1] * 1000, fb[2],
                 ", log-log slope %.2f" % pb[1] if pb else ""))
     out.append("fit, agent CPU with the same table, nothing changing: "
@@ -41,14 +45,23 @@ def agent_growth(agent):
     if fr:
         out.append("fit, agent RSS: %.1f MB + %.2f kB per lock (r2 %.2f)" %
                    (fr[0], fr[1] * 1024, fr[2]))
-    share = _pct(fi[1], fb[1]) if fb[1] > 0 else float("inf")
-    if fb[1] > 0 and share <= 25:
+    if not f2:
+        out.append("growth: changed and idle locks did not vary "
+                   "independently: no split")
+        return out
+    out.append("fit, both together: CPU = %.3f%% + %.4f%% per 1k locks "
+               "changed each second + %.4f%% per 1k locks in the table" %
+               (f2[0], f2[1] * 1000, f2[2] * 1000))
+    per_changed, per_held = f2[1], f2[2]
+    if per_changed > 0 and per_held <= 0.25 * per_changed:
         out.append("growth: with changed locks: a lock that does not "
-                   "change costs %.0f%% of one that does" % share)
+                   "change costs %.0f%% of one that does" %
+                   max(0.0, _pct(per_held, per_changed)))
     else:
         out.append("growth: with all locks in the table, not only changed "
-                   "ones: a lock that does not change costs %s of one that "
-                   "does" % ("%.0f%%" % share if fb[1] > 0 else "as much"))
+                   "ones: %.4f%% CPU per 1k locks held, changing or not, "
+                   "and %.4f%% per 1k changed on top" %
+                   (per_held * 1000, per_changed * 1000))
     return out
 
 
@@ -77,17 +90,17 @@ def panels(res):
         out.append({"title": "agent CPU (top -b -i 1)",
                     "xlabel": "locks in the table (log)",
                     "ylabel": "% of one CPU", "logx": True,
-                    "series": [("every lock contended",
-                                [(n, c) for n, c, _ in busy]),
+                    "series": [("locks changing (lock_spread)",
+                                [(n, c) for n, _, c, _ in busy]),
                                ("same table, none changing",
-                                [(n, c) for n, c, _ in idle])]})
+                                [(n, c) for n, _, c, _ in idle])]})
         out.append({"title": "agent RSS",
                     "xlabel": "locks in the table (log)", "ylabel": "MB",
                     "logx": True,
-                    "series": [("every lock contended",
-                                [(n, r) for n, _, r in busy]),
+                    "series": [("locks changing (lock_spread)",
+                                [(n, r) for n, _, _, r in busy]),
                                ("same table, none changing",
-                                [(n, r) for n, _, r in idle])]})
+                                [(n, r) for n, _, _, r in idle])]})
     cost = res.get("cost", {})
     if cost.get("curve"):
         series = [(w, [(p["begins_per_s"]["median"],

@@ -36,6 +36,37 @@ def fit_line(points):
     return a, b, r2
 
 
+def fit_two(rows):
+    """Least squares y = a + b*u + c*v over [(u, v, y), ...]: (a, b, c),
+    or None when u and v do not vary independently."""
+    n = float(len(rows))
+    if n < 3:
+        return None
+    su = sum(u for u, _, _ in rows)
+    sv = sum(v for _, v, _ in rows)
+    m = [[n, su, sv],
+         [su, sum(u * u for u, _, _ in rows), sum(u * v for u, v, _ in rows)],
+         [sv, sum(u * v for u, v, _ in rows), sum(v * v for _, v, _ in rows)]]
+    r = [sum(y for _, _, y in rows), sum(u * y for u, _, y in rows),
+         sum(v * y for _, v, y in rows)]
+
+    def det(a):
+        return (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
+    d = det(m)
+    scale = max(abs(x) for row in m for x in row) ** 3
+    if abs(d) <= 1e-12 * scale:
+        return None
+    out = []
+    for col in range(3):  # Cramer's rule
+        mc = [row[:] for row in m]
+        for i in range(3):
+            mc[i][col] = r[i]
+        out.append(det(mc) / d)
+    return tuple(out)
+
+
 def fit_power(points):
     """y = c * x^k fitted on log-log (positive points only): (c, k, r2);
     k near 1 is linear growth, near 0 flat.  None when it cannot fit."""

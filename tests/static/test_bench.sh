@@ -32,6 +32,9 @@ assert abs(a - 2) < 1e-9 and abs(b - 3) < 1e-9 and abs(r2 - 1) < 1e-9, (a, b, r2
 c, k, r2 = svgplot.fit_power([(1000, 0.4), (10000, 4.0), (100000, 40.0)])
 assert abs(k - 1) < 1e-9 and abs(c - 0.0004) < 1e-12, (c, k)
 assert svgplot.fit_line([(1, 1)]) is None
+a, b, c = svgplot.fit_two([(0, 1, 3), (1, 1, 5), (0, 2, 4), (2, 3, 9)])  # 2 + 2u + v
+assert abs(a - 2) < 1e-9 and abs(b - 2) < 1e-9 and abs(c - 1) < 1e-9, (a, b, c)
+assert svgplot.fit_two([(1, 1, 1), (2, 2, 2), (3, 3, 3)]) is None
 assert svgplot.fit_line([(2, 1), (2, 3)]) is None
 
 # a two-panel chart: well-formed, one circle per point, text escaped
@@ -53,11 +56,11 @@ assert xs[0] < xs[1] < xs[2] and abs((xs[1] - xs[0]) - (xs[2] - xs[1])) < 0.2, x
 # the bench's statements from a hand-made agent result: cost that follows
 # every lock in the table is said to, cost that follows changes is not
 def run(n, busy, idle):
-    return {"fill": {"lock_stats": {"entries": n}},
+    return {"fill": {"lock_stats": {"entries": n}}, "pipe_visits_per_s": 5 * n,
             "busy": {"cpu_percent": busy, "rss_kb": 1024 * (20 + n / 1000)},
             "idle": {"cpu_percent": idle, "entries": n}, "rss_kb": 1024 * 20}
 table = {"1000": run(1000, 0.4, 0.3), "10000": run(10000, 3.0, 2.4)}
-assert "with all locks" in curves.agent_growth(table)[-1]
+assert "with all locks" in curves.agent_growth(table)[-1], curves.agent_growth(table)
 changed = {"1000": run(1000, 0.4, 0.05), "10000": run(10000, 3.0, 0.06)}
 assert "with changed locks" in curves.agent_growth(changed)[-1]
 assert len(curves.panels({"agent": changed})) == 2
