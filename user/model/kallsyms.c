@@ -97,6 +97,8 @@ static int parse_line(struct ls_ksyms *ks, const char *p, const char *end,
 /* Names point into the pool once it stops moving; sort; find markers. */
 static int finish(struct ls_ksyms *ks, int all_zero)
 {
+	int sorted = 1;
+
 	if (!ks->n) {
 		ls_ksyms_free(ks);
 		return -ENODATA;
@@ -105,13 +107,21 @@ static int finish(struct ls_ksyms *ks, int all_zero)
 		ls_ksyms_free(ks);
 		return -EPERM;
 	}
-	for (size_t i = 0; i < ks->n; i++)
-		ks->syms[i].name = ks->pool + (uintptr_t)ks->syms[i].name;
-	qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_sym);
 	for (size_t i = 0; i < ks->n; i++) {
-		if (!strcmp(ks->syms[i].name, "__lock_text_start"))
+		ks->syms[i].name = ks->pool + (uintptr_t)ks->syms[i].name;
+		sorted &= !i || ks->syms[i - 1].addr <= ks->syms[i].addr;
+	}
+	/* /proc/kallsyms comes sorted: a stable sort would change nothing */
+	if (!sorted)
+		qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_sym);
+	for (size_t i = 0; i < ks->n; i++) {
+		const char *name = ks->syms[i].name;
+
+		if (name[0] != '_' || name[1] != '_') /* cheap first test */
+			continue;
+		if (!strcmp(name, "__lock_text_start"))
 			ks->lock_text_start = ks->syms[i].addr;
-		else if (!strcmp(ks->syms[i].name, "__lock_text_end"))
+		else if (!strcmp(name, "__lock_text_end"))
 			ks->lock_text_end = ks->syms[i].addr;
 	}
 	return 0;
