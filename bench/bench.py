@@ -492,7 +492,8 @@ def bpftrace_cost_run(args, prog_text, tmp):
         stats.stop()
     cnt = sum(b[k][0] - a.get(k, [0, 0])[0] for k in b)
     ns = sum(b[k][1] - a.get(k, [0, 0])[1] for k in b)
-    begins = sum(b[k][0] - a.get(k, [0, 0])[0] for k in b if "begin" in k)
+    # program names are cut at 15 characters: "contention_begi"
+    begins = sum(b[k][0] - a.get(k, [0, 0])[0] for k in b if "_begi" in k)
     return (ns / cnt if cnt else None), begins / args.secs
 
 
@@ -745,20 +746,22 @@ def first_hist(ladder):
 
 
 def first_top(argv, want_row, timeout=10):
-    """Exec to the first frame of top -b (a contended row of the
-    workload's lock in it when @want_row): seconds, or None."""
+    """Exec to the first frame of top -b, and (@want_row) to the first
+    frame with a contended row of the workload's lock: (seconds to the
+    first frame, seconds to the row or None, frames before the row)."""
     t0 = time.monotonic()
     p = subprocess.Popen(argv, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True)
-    got, frame = None, False
+    first, got, frames = None, None, 0
     try:
         for line in p.stdout:
             if line.startswith("lockscope top -"):
-                frame = True
+                frames += 1
+                if first is None:
+                    first = time.monotonic() - t0
                 if not want_row:
-                    got = time.monotonic() - t0
                     break
-            elif frame and want_row and GENL_ROW.search(line) and \
+            elif frames and GENL_ROW.search(line) and \
                     not line.startswith(("events/s", "cost:", "steal")):
                 got = time.monotonic() - t0
                 break
@@ -767,7 +770,7 @@ def first_top(argv, want_row, timeout=10):
     finally:
         p.send_signal(signal.SIGINT)
         p.communicate()
-    return got
+    return first, got, frames - 1 if got is not None else frames
 
 
 def phase_startup(args, res, tmp):
@@ -778,6 +781,8 @@ def phase_startup(args, res, tmp):
         "and exec to the end of the shortest hist -d (of %s) whose table "
         "has it" % (args.rounds, "/".join(str(d) for d in HIST_LADDER)))
     att, first, top_row, hist_row, hist_d = [], [], [], [], []
+    top_loaded, top_before = [], []  # first frame under load; frames
+    # before the one with the row
     for _ in range(args.rounds):
         t0 = time.monotonic()
         p = subprocess.Popen([LS, "hist"], stdout=subprocess.DEVNULL,
@@ -789,7 +794,7 @@ def phase_startup(args, res, tmp):
         if "tracing" not in line:
             raise RuntimeError("hist did not start: %s" % line)
         att.append(t1 - t0)
-        f = first_top([LS, "top", "-b"], False)
+        f = first_top([LS, "top", "-b"], False)[0]
         if f is None:
             raise RuntimeError("top printed no frame")
         first.append(f)
@@ -800,9 +805,12 @@ def phase_startup(args, res, tmp):
                                 start_new_session=True)
         try:
             time.sleep(1)  # the workload past its start
-            t = first_top([LS, "top", "-b", "-i", "0.2"], True)
+            f, t, before = first_top([LS, "top", "-b", "-i", "0.2"], True)
+            if f is not None:
+                top_loaded.append(f)
             if t is not None:
                 top_row.append(t)
+                top_before.append(before)
             t, d = first_hist(HIST_LADDER)
             if t is not None:
                 hist_row.append(t)
@@ -832,6 +840,14 @@ def phase_startup(args, res, tmp):
                     "met" if out[key]["median"] <= 0.5 else "missed"))
         else:
             say("%s: no run showed the lock" % what)
+    if top_loaded:
+        out["top_first_frame_loaded_s"] = summary(top_loaded)
+        say("  top -b -i 0.2 under load: first frame median %.3f s (max "
+            "%.3f)%s" % (out["top_first_frame_loaded_s"]["median"],
+                         out["top_first_frame_loaded_s"]["max"],
+                         "; frames without the row before it: %s" %
+                         ",".join(str(b) for b in top_before)
+                         if top_before else ""))
     if hist_d:
         out["hist_shortest_d"] = summary(hist_d)
         say("  hist's shortest -d with the row: median %g s (max %g): "
