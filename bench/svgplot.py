@@ -134,8 +134,13 @@ class Axis:
 def _panel(out, ox, panel):
     """One panel at x offset @ox: dict title, xlabel, ylabel, series
     [(name, [(x, y), ...])], optional logx, logy, note."""
-    series = [(n, [p for p in pts if p[1] is not None])
-              for n, pts in panel["series"]]
+    def keep(p):  # a log axis cannot show 0 or below: left out, counted
+        return p[1] is not None and \
+            (not panel.get("logx") or p[0] > 0) and \
+            (not panel.get("logy") or p[1] > 0)
+    series = [(n, [p for p in pts if keep(p)]) for n, pts in panel["series"]]
+    dropped = sum(len(pts) for _, pts in panel["series"]) - \
+        sum(len(pts) for _, pts in series)
     xs = [x for _, pts in series for x, _ in pts]
     ys = [y for _, pts in series for _, y in pts]
     left, right = ox + MARGIN_L, ox + PANEL_W - MARGIN_R
@@ -192,9 +197,13 @@ def _panel(out, ox, panel):
                    'fill="%s"/>' % (lx, ly - 4, col))
         out.append('<text x="%d" y="%d" font-size="10">%s</text>' %
                    (lx + 14, ly, escape(name)))
-    if panel.get("note"):
+    note = panel.get("note", "")
+    if dropped:
+        note += "%s%d point(s) at 0 not drawn (log axis)" % (
+            "; " if note else "", dropped)
+    if note:
         out.append('<text x="%d" y="%d" font-size="9" fill="#555">%s'
-                   '</text>' % (left, ly + 14, escape(panel["note"])))
+                   '</text>' % (left, ly + 14, escape(note)))
 
 
 def chart(title, panels):

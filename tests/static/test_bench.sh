@@ -42,14 +42,17 @@ svg = svgplot.chart("t <&> \"q\"", [
     {"title": "cpu", "xlabel": "locks", "ylabel": "%", "logx": True,
      "series": [("busy <a>", [(1000, 0.4), (10000, 3.1), (100000, 30.0)]),
                 ("idle", [(1000, 0.1), (10000, 0.9)])]},
-    {"title": "empty", "xlabel": "x", "ylabel": "y", "series": []}])
+    {"title": "empty", "xlabel": "x", "ylabel": "y", "series": []},
+    {"title": "zero", "xlabel": "x", "ylabel": "y", "logx": True,
+     "series": [("z", [(0, 5), (10, 6), (100, 7)])]}])
 root = ET.fromstring(svg.split("\n", 1)[1])
 ns = "{http://www.w3.org/2000/svg}"
 assert root.tag == ns + "svg", root.tag
 circles = root.findall(".//%scircle" % ns)
-assert len(circles) == 5, len(circles)
+assert len(circles) == 7, len(circles)  # (0, 5) not on the log axis
 texts = [t.text for t in root.iter(ns + "text")]
 assert "t <&> \"q\"" in texts and "busy <a>" in texts and "no data" in texts, texts
+assert any(t and "not drawn" in t for t in texts), texts
 xs = [float(c.get("cx")) for c in circles[:3]]
 assert xs[0] < xs[1] < xs[2] and abs((xs[1] - xs[0]) - (xs[2] - xs[1])) < 0.2, xs
 
