@@ -111,7 +111,7 @@ def panels(res):
             if cost.get(key + "_ns_per_run"):
                 series.append((name, [(cost[key + "_begins_per_s"]["median"],
                                        cost[key + "_ns_per_run"]["median"])]))
-        note = "lines: lockscope at several thread counts; dots: bpftrace"
+        note = "lines: lockscope, 3 thread counts; dots: bpftrace"
         out.append({"title": "BPF ns per run (all programs)",
                     "xlabel": "contentions per second (log)",
                     "ylabel": "ns per run", "logx": True,

@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
            "#8c564b")
-PANEL_W, PANEL_H = 420, 300
+PANEL_W, PANEL_H = 420, 312
 MARGIN_L, MARGIN_R, MARGIN_T, MARGIN_B = 64, 16, 34, 78
 
 
@@ -197,13 +197,12 @@ def _panel(out, ox, panel):
                    'fill="%s"/>' % (lx, ly - 4, col))
         out.append('<text x="%d" y="%d" font-size="10">%s</text>' %
                    (lx + 14, ly, escape(name)))
-    note = panel.get("note", "")
+    notes = [panel["note"]] if panel.get("note") else []
     if dropped:
-        note += "%s%d point(s) at 0 not drawn (log axis)" % (
-            "; " if note else "", dropped)
-    if note:
+        notes.append("%d point(s) at 0 not drawn (log axis)" % dropped)
+    for i, note in enumerate(notes):
         out.append('<text x="%d" y="%d" font-size="9" fill="#555">%s'
-                   '</text>' % (left, ly + 14, escape(note)))
+                   '</text>' % (left, ly + 14 + 11 * i, escape(note)))
 
 
 def chart(title, panels):
