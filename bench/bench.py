@@ -9,18 +9,29 @@ Phases (all by default; pick with --phases):
             interleaved over rounds with the order rotated each round;
             throughput of each as a ratio to no observer in the same round.
   cost      mean ns per BPF program run (BPF run-time stats, lockscope
-            --cost), with --hold too where its probes work, and
-            bpftrace's programs under the same stats.
-  agent     the agent's CPU and RSS at a 1 s refresh with about 1k and
-            10k distinct contended locks in its lock table.
-  startup   time from exec to attached, and to the first frame of top.
+            --cost), with --hold too where its probes work; each workload
+            at several thread counts (ns per run against the event rate);
+            on netlink, in the same rounds, bpftrace's programs under the
+            same stats: the same aggregation, and the minimal one issue
+            15 compares with (lockscope's ns per run as a ratio to it).
+  agent     the agent's CPU and RSS at a 1 s refresh against the number
+            of contended locks (1k, 10k, 100k by default, the lock table
+            sized with --max-locks to hold them): once with every lock
+            contended, once with the same table and nothing changing;
+            fitted lines say whether cost grows with changed locks or
+            with all of them.
+  startup   exec to attached and to the first frame of top; first data
+            under netlink: the first frame of top -b -i 0.2 with the
+            genl mutex row, and the shortest hist -d that shows it.
   compare   compare's false-alarm rate (A/A) and power (A/B) on a pool of
             real records, beside the old rule's (bench/compare_rates.py;
             --compare-runs runs of each workload, about 15 s per run
             triple, or an existing --compare-pool).
 
-Results go to bench/results/bench-<time>.txt (the table printed) and
-.json (every raw figure).  Run as root on an otherwise quiet machine;
+Results go to bench/results/bench-<time>.txt (the table printed), .json
+(every raw figure) and .svg (the curves).  BENCH_QUICK=1 runs the curve
+phases short and once (files named bench-<time>-quick.*): a check of the
+bench, not figures to quote.  Run as root on an otherwise quiet machine;
 other BPF programs on the lock tracepoints are reported when seen.
 """
 import argparse
@@ -37,6 +48,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_rates  # noqa: E402
+import curves  # noqa: E402
 import mapfill  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -57,6 +69,19 @@ tracepoint:lock:contention_end /@start[tid]/ {
 	@wait_ns[@lock[tid]] = sum(nsecs - @start[tid]);
 	delete(@start[tid]);
 	delete(@lock[tid]);
+}
+"""
+
+# The minimal aggregator issue 15 compares with: the begin time by thread
+# and a per-lock count at begin; a per-lock sum and a delete at end.
+BPFTRACE_MIN_PROG = r"""
+tracepoint:lock:contention_begin {
+	@s[tid] = nsecs;
+	@n[args->lock_addr] = count();
+}
+tracepoint:lock:contention_end /@s[tid]/ {
+	@w[args->lock_addr] = sum(nsecs - @s[tid]);
+	delete(@s[tid]);
 }
 """
 
@@ -95,14 +120,21 @@ def parse_ops(out, secs):
 
 
 WORKLOADS = {
-    "netlink": (lambda s: ["stress-ng", "--netlink-task", "2", "-t",
-                           "%ds" % s, "--metrics-brief"], parse_stress_ng,
+    "netlink": (lambda s, n=2: ["stress-ng", "--netlink-task", str(n), "-t",
+                                "%ds" % s, "--metrics-brief"],
+                parse_stress_ng,
                 "stress-ng --netlink-task 2 (genl mutex), bogo ops/s"),
-    "mmap": (lambda s: [os.path.join(BUILD, "mmap_hammer"), "4", str(s)],
+    "mmap": (lambda s, n=4: [os.path.join(BUILD, "mmap_hammer"), str(n),
+                             str(s)],
              parse_ops, "mmap_hammer 4 (mmap_lock rwsem writers), ops/s"),
-    "pipe": (lambda s: [os.path.join(BUILD, "pipe_hammer"), "2", str(s)],
+    "pipe": (lambda s, n=2: [os.path.join(BUILD, "pipe_hammer"), str(n),
+                             str(s)],
              parse_ops, "pipe_hammer 2 (pipe mutex), ops/s"),
 }
+# The cost phase's curve: each workload at these thread counts (the first
+# is the one the overhead phase and the cost table use; one netlink task
+# alone hardly contends).
+COST_LEVELS = {"netlink": (2, 3, 4), "mmap": (4, 2, 8), "pipe": (2, 1, 4)}
 
 
 def run_workload(name, secs):
@@ -418,71 +450,131 @@ def bpftrace_prog_stats():
     return st
 
 
+def lockscope_cost_run(args, w, level, opt):
+    """One hist --cost run of workload @w at @level threads: {program:
+    (ns_per_run, runs)}, "all programs" included, and the begins/s."""
+    argv = WORKLOADS[w][0](args.secs, level)
+    p = subprocess.run([LS, "hist", "--cost", "--json"] + opt + ["--"] +
+                       argv, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True,
+                       timeout=args.secs + 60)
+    d = json_tail(p.stdout)
+    cnt = sum(c["run_cnt"] for c in d["cost"])
+    ns = sum(c["run_time_ns"] for c in d["cost"])
+    per = {c["program"]: (c["run_time_ns"] / c["run_cnt"], c["run_cnt"])
+           for c in d["cost"] if c["run_cnt"]}
+    per["all programs"] = (ns / cnt if cnt else 0, cnt)
+    begins = sum(c["run_cnt"] for c in d["cost"]
+                 if c["program"].startswith("begin"))
+    return per, begins / args.secs
+
+
+def bpftrace_cost_run(args, prog_text, tmp):
+    """(ns per run, begins per second) of a bpftrace program on netlink,
+    run-time stats on (a lockscope with only the sampler holds the stats
+    switch); (None, 0) when its programs did not run."""
+    bt = os.path.join(tmp, "cost.bt")
+    with open(bt, "w") as f:
+        f.write(prog_text)
+    stats = Observer("lockscope --cost",
+                     [LS, "hist", "--cost", "--no-tracepoints"],
+                     r"tracing lock contention", tmp)
+    stats.out = os.path.join(tmp, "stats.out")
+    stats.start()
+    bpft = Observer("bpftrace", ["bpftrace", bt], r"Attaching", tmp)
+    try:
+        bpft.start()
+        a = bpftrace_prog_stats()
+        run_workload("netlink", args.secs)
+        b = bpftrace_prog_stats()
+    finally:
+        bpft.stop()
+        stats.stop()
+    cnt = sum(b[k][0] - a.get(k, [0, 0])[0] for k in b)
+    ns = sum(b[k][1] - a.get(k, [0, 0])[1] for k in b)
+    # program names are cut at 15 characters: "contention_begi"
+    begins = sum(b[k][0] - a.get(k, [0, 0])[0] for k in b if "_begi" in k)
+    return (ns / cnt if cnt else None), begins / args.secs
+
+
 def phase_cost(args, res, tmp):
-    say("== cost: ns per BPF program run (BPF run-time stats), "
-        "%d rounds per workload" % args.cost_rounds)
-    out = {}
+    say("== cost: ns per BPF program run (BPF run-time stats); %d rounds "
+        "at each workload's usual thread count, %d at the others (the "
+        "curve against the event rate); on netlink, each round also runs "
+        "two bpftrace aggregators under the same stats" %
+        (args.cost_rounds, args.curve_rounds))
+    out, curve = {}, {}
     # --hold: the same runs with hold probes, their programs' keys prefixed
     variants = [("", [])] + ([] if args.hold_why else [("--hold ",
                                                          ["--hold"])])
+    ref = {"full": [], "minimal": []}
+    ref_rate = {"full": [], "minimal": []}
+    pairs = []  # (lockscope all programs, minimal bpftrace), same round
     for w in args.workloads:
-        argv = WORKLOADS[w][0](args.secs)
-        per = {}
-        for _, (pre, opt) in ((r, v) for r in range(args.cost_rounds)
-                              for v in variants):
-            p = subprocess.run([LS, "hist", "--cost", "--json"] + opt +
-                               ["--"] + argv,
-                               stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True,
-                               timeout=args.secs + 60)
-            d = json_tail(p.stdout)
-            cnt = sum(c["run_cnt"] for c in d["cost"])
-            ns = sum(c["run_time_ns"] for c in d["cost"])
-            for c in d["cost"]:
-                if c["run_cnt"]:
-                    per.setdefault(pre + c["program"], []).append(
-                        (c["run_time_ns"] / c["run_cnt"], c["run_cnt"]))
-            per.setdefault(pre + "all programs", []).append(
-                (ns / cnt if cnt else 0, cnt))
+        per, curve[w] = {}, []
+        for li, level in enumerate(COST_LEVELS[w]):
+            rounds = args.cost_rounds if li == 0 else args.curve_rounds
+            pts = []
+            for _ in range(rounds):
+                for pre, opt in variants if li == 0 else variants[:1]:
+                    got, rate = lockscope_cost_run(args, w, level, opt)
+                    if li == 0:
+                        for k, v in got.items():
+                            per.setdefault(pre + k, []).append(v)
+                    if not pre:
+                        pts.append((rate, got["all programs"][0]))
+                if li == 0 and w == "netlink":
+                    mn, mr = bpftrace_cost_run(args, BPFTRACE_MIN_PROG, tmp)
+                    fl, fr = bpftrace_cost_run(args, BPFTRACE_PROG, tmp)
+                    if fl:
+                        ref["full"].append(fl)
+                        ref_rate["full"].append(fr)
+                    if mn:
+                        ref["minimal"].append(mn)
+                        ref_rate["minimal"].append(mr)
+                        pairs.append((pts[-1][1], mn))
+            curve[w].append({"threads": level,
+                             "begins_per_s": summary([r for r, _ in pts]),
+                             "ns_per_run": summary([n for _, n in pts])})
         out[w] = {k: {"ns_per_run": summary([a for a, _ in v]),
                       "runs": summary([b for _, b in v])}
                   for k, v in per.items()}
         for k, v in out[w].items():
-            s = v["ns_per_run"]
+            st = v["ns_per_run"]
             say("%-8s %-28s %7.0f ns/run (min %.0f, max %.0f), "
-                "%.0f runs/round" % (w, k, s["median"], s["min"], s["max"],
-                                     v["runs"]["median"]))
-    # bpftrace's own programs under the same stats, same workload
-    ref = []
-    if "netlink" in args.workloads:
-        bt = os.path.join(tmp, "bench.bt")
-        with open(bt, "w") as f:
-            f.write(BPFTRACE_PROG)
-        for _ in range(args.cost_rounds):
-            stats = Observer("lockscope --cost",
-                             [LS, "hist", "--cost", "--no-tracepoints"],
-                             r"tracing lock contention", tmp)
-            stats.out = os.path.join(tmp, "stats.out")
-            stats.start()
-            bpft = Observer("bpftrace", ["bpftrace", bt], r"Attaching", tmp)
-            try:
-                bpft.start()
-                a = bpftrace_prog_stats()
-                run_workload("netlink", args.secs)
-                b = bpftrace_prog_stats()
-            finally:
-                bpft.stop()
-                stats.stop()
-            cnt = sum(b[k][0] - a.get(k, [0, 0])[0] for k in b)
-            ns = sum(b[k][1] - a.get(k, [0, 0])[1] for k in b)
-            if cnt:
-                ref.append(ns / cnt)
-        if ref:
-            s = summary(ref)
-            say("%-8s %-22s %7.0f ns/run (min %.0f, max %.0f)" % (
-                "netlink", "bpftrace (reference)", s["median"], s["min"],
-                s["max"]))
-            out["bpftrace_netlink_ns_per_run"] = s
+                "%.0f runs/round" % (w, k, st["median"], st["min"],
+                                     st["max"], v["runs"]["median"]))
+    for k, label in (("full", "bpftrace, same aggregation"),
+                     ("minimal", "bpftrace, minimal")):
+        if ref[k]:
+            st = summary(ref[k])
+            rt = summary(ref_rate[k])
+            say("%-8s %-28s %7.0f ns/run (min %.0f, max %.0f), %.0f "
+                "begins/s" % ("netlink", label, st["median"], st["min"],
+                              st["max"], rt["median"]))
+            key = "bpftrace_netlink" if k == "full" else "bpftrace_min_netlink"
+            out[key + "_ns_per_run"] = st
+            out[key + "_begins_per_s"] = rt
+    if pairs:
+        st = summary([a / b for a, b in pairs])
+        out["ratio_to_bpftrace_min"] = st
+        say("netlink  lockscope / minimal bpftrace, per round: median "
+            "%.2fx (min %.2f, max %.2f; target <= 0.6x: %s)" %
+            (st["median"], st["min"], st["max"],
+             "met" if st["median"] <= 0.6 else "missed"))
+    say("-- ns per run (all programs) against the event rate "
+        "(tracepoint begins per second), median of each level:")
+    for w in args.workloads:
+        for p in curve[w]:
+            say("%-8s %2d threads %10.0f begins/s %7.0f ns/run" % (
+                w, p["threads"], p["begins_per_s"]["median"],
+                p["ns_per_run"]["median"]))
+    if pairs:
+        say("(ns per run falls as the rate rises: caches and branch "
+            "predictors stay warm; compare figures at similar rates)")
+    for line in curves.cost_growth(curve):
+        say(line)
+    out["curve"] = curve
     res["cost"] = out
 
 
@@ -505,19 +597,70 @@ def map_fill(pid, names=("lock_stats", "lock_callers", "task_state")):
     return mapfill.fill(pid, names)
 
 
+def table_size(target):
+    """--max-locks for a run that wants @target locks: the default 16384,
+    or the power of two that holds 1.25 times as many (lock_spread's
+    pipes plus the machine's own locks)."""
+    n = 16384
+    while n < target * 5 // 4:
+        n *= 2
+    return n
+
+
+def raise_nofile(pipes):
+    """In lock_spread's child: room for all its pipes in one process, so
+    that every size runs the same 4 threads (root may raise the hard
+    limit up to fs.nr_open; if not, lock_spread shares them out)."""
+    want = 2 * pipes + 256
+
+    def pre():
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, want))
+        except (ValueError, OSError):
+            pass
+    return pre
+
+
+def agent_window(pid, secs, out_path):
+    """CPU (% of one CPU) and frames printed by top over @secs."""
+    def frames():
+        with open(out_path, errors="replace") as f:
+            return f.read().count("lockscope top -")
+    f0, c0, w0 = frames(), proc_cpu_ticks(pid), time.monotonic()
+    time.sleep(secs)
+    c1, w1, f1 = proc_cpu_ticks(pid), time.monotonic(), frames()
+    return 100.0 * (c1 - c0) / TICK / (w1 - w0), f1 - f0, w1 - w0
+
+
+def last_losses(out_path):
+    losses = ""
+    with open(out_path, errors="replace") as f:
+        for line in f:
+            if "losses:" in line:
+                losses = line.split("losses:", 1)[1].strip()
+    return losses
+
+
 def phase_agent(args, res, tmp):
-    say("== agent: lockscope top -b -i 1 (all sources) with many distinct "
-        "contended locks; CPU over %d s" % args.agent_secs)
+    say("== agent: lockscope top -b -i 1 (all sources) against the number "
+        "of contended locks; CPU over %d s while lock_spread walks its "
+        "pipes (each pass contends every pipe's mutex), then %d s with the "
+        "same table and nothing changing (lock_spread ended)" %
+        (args.agent_secs, args.agent_secs))
     out = {}
     for target in args.locks:
         pipes = target + target // 5
+        size = table_size(target)
         spread = subprocess.Popen([os.path.join(BUILD, "lock_spread"),
                                    str(pipes), "100000"],
                                   stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True,
+                                  preexec_fn=raise_nofile(pipes),
                                   start_new_session=True)
-        top = Observer("lockscope", [LS, "top", "-b", "-i", "1"],
+        top = Observer("lockscope", [LS, "top", "-b", "-i", "1",
+                                     "--max-locks", str(size)],
                        r"lockscope top -", tmp)
+        spread_out, t_spread = "", time.monotonic()
         try:
             top.start()
             pid = top.proc.pid
@@ -529,38 +672,117 @@ def phase_agent(args, res, tmp):
                 if fill.get("lock_stats", {}).get("entries", 0) >= target:
                     break
             fill_s = time.monotonic() - t0
-            c0, w0 = proc_cpu_ticks(pid), time.monotonic()
-            time.sleep(args.agent_secs)
-            c1, w1 = proc_cpu_ticks(pid), time.monotonic()
-            rss, hwm = proc_status(pid, "VmRSS"), proc_status(pid, "VmHWM")
+            busy = agent_window(pid, args.agent_secs, top.out)
+            rss_busy = proc_status(pid, "VmRSS")
             fill = map_fill(pid)
-            losses = ""
-            with open(top.out, errors="replace") as f:
-                for line in f:
-                    if "losses:" in line:
-                        losses = line.split("losses:", 1)[1].strip()
+            losses_busy = last_losses(top.out)
+            # end the walk: the table keeps its entries (top forgets a
+            # lock after 60 idle refreshes, longer than the window)
+            spread.send_signal(signal.SIGTERM)
+            spread_out = spread.communicate(timeout=60)[1]
+            t_walk = time.monotonic() - t_spread
+            time.sleep(1.5)  # the interval that still saw changes
+            idle = agent_window(pid, args.agent_secs, top.out)
+            fill_idle = map_fill(pid, ("lock_stats",))
+            rss, hwm = proc_status(pid, "VmRSS"), proc_status(pid, "VmHWM")
+            losses_idle = last_losses(top.out)
         finally:
             top.stop()
-            spread.send_signal(signal.SIGTERM)
-            spread.wait()
-        cpu = 100.0 * (c1 - c0) / TICK / (w1 - w0)
-        e = {"pipes": pipes, "cpu_percent": cpu, "rss_kb": rss,
-             "hwm_kb": hwm, "fill": fill, "fill_seconds": fill_s,
-             "last_frame_losses": losses}
+            if spread.poll() is None:
+                os.killpg(spread.pid, signal.SIGKILL)
+                spread.wait()
+        m = re.search(r"^visits: (\d+)$", spread_out, re.M)
+        visits = int(m.group(1)) / t_walk if m else None
+        entries = fill.get("lock_stats", {}).get("entries", 0)
+        e = {"pipes": pipes, "max_locks": size, "fill": fill,
+             "fill_seconds": fill_s,
+             "busy": {"cpu_percent": busy[0], "frames": busy[1],
+                      "secs": busy[2], "rss_kb": rss_busy,
+                      "last_frame_losses": losses_busy},
+             "idle": {"cpu_percent": idle[0], "frames": idle[1],
+                      "secs": idle[2], "entries":
+                      fill_idle.get("lock_stats", {}).get("entries", 0),
+                      "last_frame_losses": losses_idle},
+             "rss_kb": rss, "hwm_kb": hwm,
+             "pipe_visits_per_s": visits,
+             "passes_per_s": visits / pipes if visits else None}
         out[str(target)] = e
-        say("%6d locks wanted: %d in lock_stats (of %d), %d callers; "
-            "agent CPU %.2f%%, RSS %d kB (peak %d kB); last frame losses: %s"
-            % (target, fill.get("lock_stats", {}).get("entries", 0),
-               fill.get("lock_stats", {}).get("max", 0),
-               fill.get("lock_callers", {}).get("entries", 0), cpu, rss, hwm,
-               losses))
+        say("%6d locks wanted (--max-locks %d): %d in lock_stats, %d "
+            "callers (of %d); filled in %.0f s; the walk made %s passes/s "
+            "over the pipes" % (target, size, entries,
+                                fill.get("lock_callers", {}).get("entries", 0),
+                                fill.get("lock_callers", {}).get("max", 0),
+                                fill_s, "%.2f" % e["passes_per_s"]
+                                if visits else "?"))
+        say("       walking: agent CPU %.2f%%, RSS %d kB, %d frames "
+            "in %.0f s; last frame losses: %s" %
+            (busy[0], rss_busy, busy[1], busy[2], losses_busy or "?"))
+        say("       walk ended: agent CPU %.2f%%, RSS %d kB (peak %d "
+            "kB), %d frames in %.0f s; last frame losses: %s" %
+            (idle[0], rss, hwm, idle[1], idle[2], losses_idle or "?"))
     res["agent"] = out
+    if len(out) > 1:
+        for line in curves.agent_growth(out):
+            say(line)
+
+
+# The netlink workload's lock, as hist and top name it.
+GENL_ROW = re.compile(r"genl", re.M)
+HIST_LADDER = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+
+
+def first_hist(ladder):
+    """With netlink running: exec to the end of the first hist run whose
+    table has the workload's lock, from the shortest -d of @ladder that
+    yields it: (seconds, d), or (None, None)."""
+    for d in ladder:
+        t0 = time.monotonic()
+        p = subprocess.run([LS, "hist", "-d", str(d)], timeout=60,
+                           stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+        if not p.returncode and GENL_ROW.search(p.stdout):
+            return time.monotonic() - t0, d
+    return None, None
+
+
+def first_top(argv, want_row, timeout=10):
+    """Exec to the first frame of top -b, and (@want_row) to the first
+    frame with a contended row of the workload's lock: (seconds to the
+    first frame, seconds to the row or None, frames before the row)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    first, got, frames = None, None, 0
+    try:
+        for line in p.stdout:
+            if line.startswith("lockscope top -"):
+                frames += 1
+                if first is None:
+                    first = time.monotonic() - t0
+                if not want_row:
+                    break
+            elif frames and GENL_ROW.search(line) and \
+                    not line.startswith(("events/s", "cost:", "steal")):
+                got = time.monotonic() - t0
+                break
+            if time.monotonic() - t0 > timeout:
+                break
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.communicate()
+    return first, got, frames - 1 if got is not None else frames
 
 
 def phase_startup(args, res, tmp):
-    say("== startup: exec to attached (hist's 'tracing' line) and to the "
-        "first frame of top -b (default interval), %d runs" % args.rounds)
-    att, first = [], []
+    say("== startup, %d runs: exec to attached (hist's 'tracing' line, "
+        "idle machine) and to the first frame of top -b (default "
+        "interval); first data with stress-ng --netlink-task 2 running: "
+        "exec to the first frame of top -b -i 0.2 with the genl mutex row, "
+        "and exec to the end of the shortest hist -d (of %s) whose table "
+        "has it" % (args.rounds, "/".join(str(d) for d in HIST_LADDER)))
+    att, first, top_row, hist_row, hist_d = [], [], [], [], []
+    top_loaded, top_before = [], []  # first frame under load; frames
+    # before the one with the row
     for _ in range(args.rounds):
         t0 = time.monotonic()
         p = subprocess.Popen([LS, "hist"], stdout=subprocess.DEVNULL,
@@ -572,23 +794,67 @@ def phase_startup(args, res, tmp):
         if "tracing" not in line:
             raise RuntimeError("hist did not start: %s" % line)
         att.append(t1 - t0)
-        t0 = time.monotonic()
-        p = subprocess.Popen([LS, "top", "-b"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True)
-        line = p.stdout.readline()
-        t1 = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        p.communicate()
-        if not line.startswith("lockscope top"):
-            raise RuntimeError("top printed no frame: %s" % line)
-        first.append(t1 - t0)
+        f = first_top([LS, "top", "-b"], False)[0]
+        if f is None:
+            raise RuntimeError("top printed no frame")
+        first.append(f)
         time.sleep(0.2)
-    a, f = summary(att), summary(first)
+        load = subprocess.Popen(WORKLOADS["netlink"][0](60),
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            time.sleep(1)  # the workload past its start
+            f, t, before = first_top([LS, "top", "-b", "-i", "0.2"], True)
+            if f is not None:
+                top_loaded.append(f)
+            if t is not None:
+                top_row.append(t)
+                top_before.append(before)
+            t, d = first_hist(HIST_LADDER)
+            if t is not None:
+                hist_row.append(t)
+                hist_d.append(d)
+        finally:
+            os.killpg(load.pid, signal.SIGINT)
+            load.wait()
+        time.sleep(0.2)
+    out = {"attach_s": summary(att), "first_frame_s": summary(first)}
     say("exec to attached: median %.3f s (min %.3f, max %.3f)" % (
-        a["median"], a["min"], a["max"]))
-    say("exec to first frame of top: median %.3f s (min %.3f, max %.3f)" % (
-        f["median"], f["min"], f["max"]))
-    res["startup"] = {"attach_s": a, "first_frame_s": f}
+        out["attach_s"]["median"], out["attach_s"]["min"],
+        out["attach_s"]["max"]))
+    say("exec to first frame of top: median %.3f s (min %.3f, max %.3f)" %
+        (out["first_frame_s"]["median"], out["first_frame_s"]["min"],
+         out["first_frame_s"]["max"]))
+    for key, vals, what in (
+            ("top_first_data_s", top_row,
+             "first data, top -b -i 0.2 (frame with the genl row)"),
+            ("hist_first_data_s", hist_row,
+             "first data, hist (table with the genl row)")):
+        if vals:
+            out[key] = summary(vals)
+            say("%s: median %.3f s (min %.3f, max %.3f), %d of %d runs; "
+                "target <= 0.5 s: %s" % (
+                    what, out[key]["median"], out[key]["min"],
+                    out[key]["max"], len(vals), args.rounds,
+                    "met" if out[key]["median"] <= 0.5 else "missed"))
+        else:
+            say("%s: no run showed the lock" % what)
+    if top_loaded:
+        out["top_first_frame_loaded_s"] = summary(top_loaded)
+        say("  top -b -i 0.2 under load: first frame median %.3f s (max "
+            "%.3f)%s" % (out["top_first_frame_loaded_s"]["median"],
+                         out["top_first_frame_loaded_s"]["max"],
+                         "; frames without the row before it: %s" %
+                         ",".join(str(b) for b in top_before)
+                         if top_before else ""))
+    if hist_d:
+        out["hist_shortest_d"] = summary(hist_d)
+        say("  hist's shortest -d with the row: median %g s (max %g): "
+            "counting from the first read after attach" % (
+                out["hist_shortest_d"]["median"],
+                out["hist_shortest_d"]["max"]))
+    res["startup"] = out
 
 
 def phase_compare(args, res, tmp):
@@ -603,18 +869,27 @@ def phase_compare(args, res, tmp):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--phases", default="overhead,cost,agent,startup,compare")
+    # BENCH_QUICK=1: the curve phases, short and once each (a check of the
+    # bench itself, not figures to quote); explicit options still win
+    quick = os.environ.get("BENCH_QUICK") == "1"
+    ap.add_argument("--phases", default="cost,agent,startup" if quick else
+                    "overhead,cost,agent,startup,compare")
     ap.add_argument("--rounds", type=int,
-                    default=int(os.environ.get("BENCH_ROUNDS", 5)))
+                    default=int(os.environ.get("BENCH_ROUNDS",
+                                               2 if quick else 5)))
     ap.add_argument("--secs", type=int,
-                    default=int(os.environ.get("BENCH_SECS", 5)))
+                    default=int(os.environ.get("BENCH_SECS",
+                                               2 if quick else 5)))
     ap.add_argument("--workloads", default="netlink,mmap,pipe")
     ap.add_argument("--configs", default=",".join(CONFIG_NOTES))
-    ap.add_argument("--cost-rounds", type=int, default=3)
+    ap.add_argument("--cost-rounds", type=int, default=1 if quick else 3,
+                    help="cost rounds at each workload's usual threads")
+    ap.add_argument("--curve-rounds", type=int, default=1 if quick else 2,
+                    help="cost rounds at the curve's other thread counts")
     ap.add_argument("--max-foreign", type=float, default=0.15,
                     help="leave out rounds where others used more CPUs")
-    ap.add_argument("--locks", default="1000,10000")
-    ap.add_argument("--agent-secs", type=int, default=30)
+    ap.add_argument("--locks", default="1000,10000,100000")
+    ap.add_argument("--agent-secs", type=int, default=5 if quick else 20)
     ap.add_argument("--fill-timeout", type=int, default=120)
     ap.add_argument("--compare-pool",
                     help="records for the compare phase (default: new ones)")
@@ -643,9 +918,11 @@ def main():
            "git": subprocess.run(["git", "-C", ROOT, "describe", "--always",
                                   "--dirty"], stdout=subprocess.PIPE,
                                  text=True).stdout.strip(),
-           "argv": sys.argv, "hold_skipped": args.hold_why}
-    say("lockscope bench %s, kernel %s, %d CPUs, git %s" % (
-        res["started"], res["kernel"], NCPU, res["git"]))
+           "argv": sys.argv, "hold_skipped": args.hold_why,
+           "quick": quick}
+    say("lockscope bench %s, kernel %s, %d CPUs, git %s%s" % (
+        res["started"], res["kernel"], NCPU, res["git"],
+        " (BENCH_QUICK: short runs, not figures to quote)" if quick else ""))
     if args.hold_why:
         say("lockscope --hold: skipped (overhead and cost): %s" %
             args.hold_why)
@@ -658,12 +935,16 @@ def main():
             note("%s took %.0f s" % (ph, time.monotonic() - t))
             say()
     os.makedirs(args.out, exist_ok=True)
-    stem = os.path.join(args.out, "bench-" + time.strftime("%Y%m%d-%H%M%S"))
+    stem = os.path.join(args.out, "bench-" + time.strftime("%Y%m%d-%H%M%S") +
+                        ("-quick" if quick else ""))
     with open(stem + ".json", "w") as f:
         json.dump(res, f, indent=1)
     with open(stem + ".txt", "w") as f:
         f.write("\n".join(log_lines) + "\n")
-    print("results: %s.txt, %s.json" % (stem, stem))
+    svg = curves.write_svg(res, stem + ".svg",
+                           " (BENCH_QUICK sample)" if quick else "")
+    print("results: %s.txt, %s.json%s" % (stem, stem,
+                                          ", %s.svg" % stem if svg else ""))
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ if need_root "options: top -b -i"; then
 	timeout --preserve-status -s INT 6 "$LS" top -b -i 2 -F 0 >"$out/top.txt" 2>"$out/top.err"
 	rc=$?
 	n=$(grep -c '^lockscope top - ' "$out/top.txt")
-	# first frame at 0.5 s, then every 2 s, one more at Ctrl-C: at most 4
+	# first frame at 0.2 s, then every 2 s, one more at Ctrl-C: at most 4
 	# in 6 s (a frame every 0.5 s would give about 11)
 	if [ "$rc" -eq 0 ] && [ "$n" -ge 2 ] && [ "$n" -le 5 ]; then
 		pass "options: top -b -i 2 without -n: $n frames in 6 s"

@@ -7,12 +7,17 @@
  * over the pipes puts up to PIPES distinct contended mutexes into an
  * observer's lock table.  When the open-file limit cannot hold two
  * descriptors a pipe, the pipes are shared out over several processes,
- * each with THREADS threads.  Prints "pipes: N" once every pipe is open
- * and, at the end, "ops: N", the writes and reads that moved data, both
- * on stderr.
+ * each with THREADS threads, which take turns: one share walks at a time,
+ * a whole pass over its pipes, so that its threads still meet on every
+ * mutex (all at once, the machine's CPUs would rarely run two threads of
+ * the same share together).  Prints "pipes: N" once every pipe is open
+ * and, at the end, "ops: N", the writes and reads that moved data, and
+ * "visits: N", the visits to a pipe (PER_PIPE operations each), all on
+ * stderr.  SIGINT or SIGTERM ends the walk early, still with the counts.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,7 +25,9 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/futex.h>
 
 #define PER_PIPE 16 /* operations on one pipe before the walk moves on */
 #define CHUNK 1024  /* bytes a write or read moves: copied under the mutex */
@@ -29,32 +36,56 @@
 static int (*fds)[2];
 static unsigned long npipes;
 static unsigned long long next_op, ops;
-static volatile int stop;
+static volatile sig_atomic_t stop;
 static pid_t *kids;
 static unsigned long nkids;
+/* shares: whose turn it is (shared memory), this share's number, how many */
+static unsigned *turn;
+static unsigned long me, nshares;
 
-/* SIGINT/SIGTERM to the parent end the children too. */
-static void forward(int sig)
+/* SIGINT/SIGTERM end the walk; the parent passes them to the children. */
+static void on_stop(int sig)
 {
+	(void)sig;
+	stop = 1;
 	for (unsigned long i = 0; i < nkids; i++)
 		kill(kids[i], SIGTERM);
-	signal(sig, SIG_DFL);
-	raise(sig);
+}
+
+/* Block until this share's turn (or the end: the wait times out). */
+static void wait_turn(void)
+{
+	unsigned t;
+
+	while (!stop &&
+	       (t = __atomic_load_n(turn, __ATOMIC_ACQUIRE)) % nshares != me) {
+		struct timespec ts = {0, 100000000};
+
+		syscall(SYS_futex, turn, FUTEX_WAIT, t, &ts, NULL, 0);
+	}
 }
 
 static void *walker(void *arg)
 {
-	unsigned long long n = 0;
+	unsigned long long n = 0, pass = (unsigned long long)PER_PIPE * npipes;
 	char buf[CHUNK] = {0};
 
 	(void)arg;
 	while (!stop) {
-		unsigned long long k =
-			__atomic_fetch_add(&next_op, 1, __ATOMIC_RELAXED);
-		int *p = fds[(k / PER_PIPE) % npipes];
+		unsigned long long k;
+		int *p;
 
+		if (turn)
+			wait_turn();
+		k = __atomic_fetch_add(&next_op, 1, __ATOMIC_RELAXED);
+		p = fds[(k / PER_PIPE) % npipes];
 		n += write(p[1], buf, sizeof(buf)) > 0;
 		n += read(p[0], buf, sizeof(buf)) > 0;
+		if (turn && (k + 1) % pass == 0) { /* a pass done: next share */
+			__atomic_add_fetch(turn, 1, __ATOMIC_RELEASE);
+			syscall(SYS_futex, turn, FUTEX_WAKE, INT_MAX, NULL,
+				NULL, 0);
+		}
 	}
 	__atomic_add_fetch(&ops, n, __ATOMIC_RELAXED);
 	return NULL;
@@ -89,7 +120,8 @@ static int spread(unsigned long n, int nthreads, int secs, int ready)
 		return 1;
 	for (int i = 0; i < nthreads; i++)
 		pthread_create(&t[i], NULL, walker, NULL);
-	sleep((unsigned)secs);
+	for (int s = 0; s < secs && !stop; s++)
+		sleep(1); /* a signal cuts the second short */
 	stop = 1;
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(t[i], NULL);
@@ -102,7 +134,8 @@ int main(int argc, char **argv)
 	int secs = argc > 2 ? atoi(argv[2]) : 10;
 	int nthreads = argc > 3 ? atoi(argv[3]) : 4;
 	unsigned long per_proc, nproc, done = 0;
-	unsigned long long *total;
+	unsigned long long *total; /* [0] ops, [1] visits, of every share; [2]
+				    * holds the turn */
 	struct rlimit rl;
 	int ready[2], rc = 0;
 	char c;
@@ -121,19 +154,22 @@ int main(int argc, char **argv)
 			   ? (unsigned long)pipes
 			   : (unsigned long)(rl.rlim_max - SPARE_FDS) / 2;
 	nproc = ((unsigned long)pipes + per_proc - 1) / per_proc;
-	total = mmap(NULL, sizeof(*total), PROT_READ | PROT_WRITE,
+	total = mmap(NULL, 3 * sizeof(*total), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	kids = calloc(nproc, sizeof(*kids));
 	if (total == MAP_FAILED || !kids || pipe(ready)) {
 		perror("lock_spread");
 		return 1;
 	}
-	*total = 0;
+	total[0] = total[1] = total[2] = 0;
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
 	if (nproc == 1) { /* one process: -p PID names it */
 		rc = spread((unsigned long)pipes, nthreads, secs, ready[1]);
 		if (!rc)
 			fprintf(stderr, "pipes: %ld\n", pipes);
-		fprintf(stderr, "ops: %llu\n", ops);
+		fprintf(stderr, "ops: %llu\nvisits: %llu\n", ops,
+			next_op / PER_PIPE);
 		return rc;
 	}
 	for (unsigned long i = 0; i < nproc; i++) {
@@ -146,19 +182,19 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!pid) {
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
+			nkids = 0; /* a child stops only itself */
+			turn = (unsigned *)&total[2];
+			me = i;
+			nshares = nproc;
 			close(ready[0]);
 			rc = spread(n, nthreads, secs, ready[1]);
-			__atomic_add_fetch(total, ops, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&total[0], ops, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&total[1], next_op / PER_PIPE,
+					   __ATOMIC_RELAXED);
 			_exit(rc);
 		}
 		kids[nkids++] = pid;
 		done += n;
-		if (nkids == 1) {
-			signal(SIGINT, forward);
-			signal(SIGTERM, forward);
-		}
 	}
 	close(ready[1]);
 	for (unsigned long i = 0; i < nproc; i++)
@@ -168,10 +204,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipes: %ld\n", pipes);
 	for (unsigned long i = 0; i < nproc; i++) {
 		int st;
+		pid_t w;
 
-		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		while ((w = wait(&st)) < 0 && errno == EINTR)
+			; /* on_stop ran: the children finish their walk */
+		if (w < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			rc = 1;
 	}
-	fprintf(stderr, "ops: %llu\n", *total);
+	fprintf(stderr, "ops: %llu\nvisits: %llu\n", total[0], total[1]);
 	return rc;
 }

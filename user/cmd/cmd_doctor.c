@@ -128,6 +128,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		ls_fail_errno("read", o->col.kallsyms, err);
 		if (err == -EPERM)
 			ls_hint("addresses are hidden: run as root");
+		ls_kernel_btf_free();
 		return any ? 0 : 1;
 	}
 	for (size_t i = 0; i < ks.n; i++)
@@ -155,5 +156,6 @@ int ls_cmd_doctor(const struct ls_opts *o)
 			print_clones(&ks, spin[i]);
 	}
 	ls_ksyms_free(&ks);
+	ls_kernel_btf_free(); /* the probes above shared one parse */
 	return any ? 0 : 1;
 }

@@ -21,8 +21,9 @@
 #include "view/text.h"
 #include "view/tui.h"
 
-/* The first frame comes after at most this long: data within a second. */
-#define LS_FIRST_FRAME_S 0.5
+/* The first frame comes after at most this long: data within 0.5 s of exec
+ * (attaching takes about 0.2 s). */
+#define LS_FIRST_FRAME_S 0.2
 
 /* One command's collector, snapshots and clocks. */
 struct top_run {

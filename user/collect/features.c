@@ -15,6 +15,27 @@
 /* The kernel-internal "operation not supported" (not ENOTSUP, 95). */
 #define LS_ENOTSUPP 524
 
+static struct btf *kernel_btf;
+static int kernel_btf_read;
+
+struct btf *ls_kernel_btf(void)
+{
+	if (!kernel_btf_read) {
+		kernel_btf_read = 1;
+		kernel_btf = btf__load_vmlinux_btf();
+		if (libbpf_get_error(kernel_btf))
+			kernel_btf = NULL;
+	}
+	return kernel_btf;
+}
+
+void ls_kernel_btf_free(void)
+{
+	btf__free(kernel_btf);
+	kernel_btf = NULL;
+	kernel_btf_read = 0;
+}
+
 static const char *why_errno(int err)
 {
 	switch (err) {
@@ -42,7 +63,7 @@ static const char *why_errno(int err)
 
 enum ls_mech ls_probe_tracepoints(struct ls_source *s)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = ls_kernel_btf();
 	int id;
 
 	snprintf(s->name, sizeof(s->name), "tracepoints");
@@ -55,7 +76,6 @@ enum ls_mech ls_probe_tracepoints(struct ls_source *s)
 	}
 	id = btf__find_by_name_kind(btf, "btf_trace_contention_begin",
 				    BTF_KIND_TYPEDEF);
-	btf__free(btf);
 	if (id < 0) {
 		snprintf(s->reason, sizeof(s->reason),
 			 "kernel has no lock:contention_begin tracepoint (it "
@@ -80,7 +100,7 @@ int ls_probe_fentry(const char *func, char *why, size_t len)
 		{.code = 0x95},				/* exit */
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = ls_kernel_btf();
 	int id, fd, link, err;
 
 	if (!btf) {
@@ -88,7 +108,6 @@ int ls_probe_fentry(const char *func, char *why, size_t len)
 		return -ENOENT;
 	}
 	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
-	btf__free(btf);
 	if (id < 0) {
 		snprintf(why, len, "%s not in BTF", func);
 		return -ENOENT;
@@ -219,7 +238,7 @@ unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max)
 		 "owner and task fields read with plain fault-safe loads",
 		 "read with bpf_probe_read_kernel() (slower; before 6.2)"},
 	};
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = ls_kernel_btf();
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < sizeof(need) / sizeof(need[0]) && n < max;
@@ -231,7 +250,6 @@ unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max)
 		out[n].yes = need[i].yes;
 		out[n].no = need[i].no;
 	}
-	btf__free(btf);
 	return n;
 }
 

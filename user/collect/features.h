@@ -6,6 +6,13 @@
 #include <stddef.h>
 #include "model/sources.h"
 
+struct btf;
+/* The kernel's BTF, parsed at the first call (about 15 ms) and shared by
+ * every start-up step that needs it; NULL when unreadable.  Callers do not
+ * free it: ls_kernel_btf_free() does, at the collector's stop. */
+struct btf *ls_kernel_btf(void);
+void ls_kernel_btf_free(void);
+
 /* Name @s and pick the tracepoints' mechanism: tp_btf when kernel BTF has
  * them, raw_tp when BTF is unreadable, none without the tracepoints. */
 enum ls_mech ls_probe_tracepoints(struct ls_source *s);

@@ -109,7 +109,7 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 		    struct ls_tgt_plan *tgt, char *refused, size_t len)
 {
 	char fentry_why[200], kprobe_why[200];
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = ls_kernel_btf();
 	int fentry_ok, kprobe_ok;
 	const char *fentry_probe = "osq_lock";
 
@@ -239,7 +239,6 @@ void ls_probes_plan(const struct ls_collector_opts *o,
 				 "found %.80s%s%s", s->symbols, f, k);
 		}
 	}
-	btf__free(btf);
 }
 
 void ls_probes_configure(struct ls_collector *c)

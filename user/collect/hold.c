@@ -92,7 +92,7 @@ static void plan(const struct ls_collector_opts *o, const struct ls_ksyms *ks,
 		 struct ls_source *s, struct tplan *t, int *kprobe_ok_out)
 {
 	char fwhy[200], kwhy[200], absent[160] = "";
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = ls_kernel_btf();
 	int fentry_ok, kprobe_ok, fam_ok[FAM_MAX];
 	unsigned nf = 0, nk = 0;
 	size_t off = 0;
@@ -133,7 +133,6 @@ static void plan(const struct ls_collector_opts *o, const struct ls_ksyms *ks,
 		if (off >= sizeof(absent))
 			off = sizeof(absent) - 1;
 	}
-	btf__free(btf);
 	for (int f = 0; f < FAM_MAX; f++)
 		fam_ok[f] = 1;
 	for (unsigned i = 0; i < NTGT; i++)

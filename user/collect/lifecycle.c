@@ -413,5 +413,6 @@ void ls_collector_stop(struct ls_collector *c)
 	free(c->spin_cache);
 	ls_hists_free(c);
 	ls_names_free(c);
+	ls_kernel_btf_free();
 	free(c);
 }

@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "collect/btf_names.h"
+#include "collect/features.h"
 #include "collect/collector_int.h"
 #include "model/ident.h"
 
@@ -89,7 +90,7 @@ int ls_names_init(struct ls_collector *c)
 
 	ls_inst_init(&c->inst);
 	c->page_size = ps > 0 ? (uint64_t)ps : 4096;
-	c->btf = btf__load_vmlinux_btf();
+	c->btf = ls_kernel_btf(); /* shared: ls_collector_stop frees it */
 	if (!c->btf || libbpf_get_error(c->btf)) {
 		c->btf = NULL;
 		return 0; /* names stay in the caller form; doctor says why */
@@ -104,7 +105,6 @@ int ls_names_init(struct ls_collector *c)
 
 void ls_names_free(struct ls_collector *c)
 {
-	btf__free(c->btf);
 	c->btf = NULL;
 	ls_inst_free(&c->inst);
 	free(c->ident);
@@ -302,12 +302,10 @@ static int has_member(const struct btf *btf, const char *type,
 void ls_naming_probe(const struct ls_source *tp, size_t data_syms,
 		     struct ls_naming_row *rows)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = ls_kernel_btf();
 	uint64_t rq_off = 0, size = 0;
 	struct ls_naming_row *r;
 
-	if (btf && libbpf_get_error(btf))
-		btf = NULL;
 	r = &rows[LS_NAMES_KALLSYMS];
 	snprintf(r->name, sizeof(r->name), "kallsyms data symbols");
 	r->available = data_syms > 1000;
@@ -368,5 +366,4 @@ void ls_naming_probe(const struct ls_source *tp, size_t data_syms,
 	snprintf(r->reason, sizeof(r->reason),
 		 "mm_struct.mmap_lock and sighand_struct.siglock of the "
 		 "waiting task, on every kernel");
-	btf__free(btf);
 }

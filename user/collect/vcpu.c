@@ -13,6 +13,7 @@
 #include <cpuid.h>
 #endif
 #include "collect/btf_names.h"
+#include "collect/features.h"
 #include "collect/collector.h"
 
 #define KVM_CPUID_SIGNATURE 0x40000000U
@@ -100,15 +101,12 @@ const char *ls_vcpu_reason(enum ls_vcpu_flag f)
 
 enum ls_vcpu_flag ls_vcpu_check(void)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = ls_kernel_btf();
 	uint64_t rq_off = 0, size, off;
 	enum ls_vcpu_flag f;
 
-	if (libbpf_get_error(btf))
-		btf = NULL;
 	if (btf && ls_btf_percpu_var(btf, "runqueues", &rq_off, &size))
 		rq_off = 0;
 	f = ls_vcpu_probe(btf, rq_off, &off);
-	btf__free(btf);
 	return f;
 }

@@ -97,6 +97,8 @@ static int parse_line(struct ls_ksyms *ks, const char *p, const char *end,
 /* Names point into the pool once it stops moving; sort; find markers. */
 static int finish(struct ls_ksyms *ks, int all_zero)
 {
+	int sorted = 1;
+
 	if (!ks->n) {
 		ls_ksyms_free(ks);
 		return -ENODATA;
@@ -105,13 +107,21 @@ static int finish(struct ls_ksyms *ks, int all_zero)
 		ls_ksyms_free(ks);
 		return -EPERM;
 	}
-	for (size_t i = 0; i < ks->n; i++)
-		ks->syms[i].name = ks->pool + (uintptr_t)ks->syms[i].name;
-	qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_sym);
 	for (size_t i = 0; i < ks->n; i++) {
-		if (!strcmp(ks->syms[i].name, "__lock_text_start"))
+		ks->syms[i].name = ks->pool + (uintptr_t)ks->syms[i].name;
+		sorted &= !i || ks->syms[i - 1].addr <= ks->syms[i].addr;
+	}
+	/* /proc/kallsyms comes sorted: a stable sort would change nothing */
+	if (!sorted)
+		qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_sym);
+	for (size_t i = 0; i < ks->n; i++) {
+		const char *name = ks->syms[i].name;
+
+		if (name[0] != '_' || name[1] != '_') /* cheap first test */
+			continue;
+		if (!strcmp(name, "__lock_text_start"))
 			ks->lock_text_start = ks->syms[i].addr;
-		else if (!strcmp(ks->syms[i].name, "__lock_text_end"))
+		else if (!strcmp(name, "__lock_text_end"))
 			ks->lock_text_end = ks->syms[i].addr;
 	}
 	return 0;
@@ -311,17 +321,22 @@ int ls_sym_is_clone_of(const char *name, const char *base)
 	return name[n] == '\0' || suffix_ok(name + n);
 }
 
+/* A scan of every symbol (about 120k) per name asked: start-up asks for
+ * dozens, so the first byte and the length are checked before the rest. */
 size_t ls_ksyms_clones(const struct ls_ksyms *ks, const char *base,
 		       const struct ls_ksym **out, size_t max)
 {
-	size_t found = 0;
+	size_t found = 0, n = strlen(base);
 
 	for (size_t i = 0; i < ks->n && found < max; i++) {
+		const char *name = ks->syms[i].name;
 		char t = ks->syms[i].type;
 
+		if (name[0] != base[0] || strncmp(name, base, n))
+			continue;
 		if (t != 't' && t != 'T' && t != 'w' && t != 'W')
 			continue;
-		if (ls_sym_is_clone_of(ks->syms[i].name, base))
+		if (name[n] == '\0' || suffix_ok(name + n))
 			out[found++] = &ks->syms[i];
 	}
 	return found;

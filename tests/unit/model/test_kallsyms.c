@@ -60,6 +60,32 @@ static void parse_and_find(void **state)
 	ls_ksyms_free(&ks);
 }
 
+/* Input already in address order (as /proc/kallsyms is): no sort, same
+ * lookups, ties kept in file order, markers found. */
+static void sorted_input(void **state)
+{
+	static const char in[] = "ffffffff81000000 T _stext\n"
+				 "ffffffff813de0a0 T osq_lock\n"
+				 "ffffffff813de0a0 T osq_lock_alias\n"
+				 "ffffffff82200fc0 T __lock_text_start\n"
+				 "ffffffff82201000 t _x\n"
+				 "ffffffff82202a08 T __lock_text_end\n";
+	const struct ls_ksym *s, *next;
+	struct ls_ksyms ks;
+
+	(void)state;
+	assert_int_equal(ls_ksyms_parse(&ks, in, sizeof(in) - 1), 0);
+	assert_int_equal(ks.n, 6);
+	assert_string_equal(ks.syms[1].name, "osq_lock");
+	assert_string_equal(ks.syms[2].name, "osq_lock_alias");
+	s = ls_ksyms_find(&ks, 0xffffffff813de0b0ULL, &next);
+	assert_non_null(s);
+	assert_string_equal(next->name, "__lock_text_start");
+	assert_int_equal(ks.lock_text_start, 0xffffffff82200fc0ULL);
+	assert_int_equal(ks.lock_text_end, 0xffffffff82202a08ULL);
+	ls_ksyms_free(&ks);
+}
+
 static void clones(void **state)
 {
 	struct ls_ksyms ks;
@@ -267,6 +293,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_and_find),
+		cmocka_unit_test(sorted_input),
 		cmocka_unit_test(clones),
 		cmocka_unit_test(long_names),
 		cmocka_unit_test(hidden_and_empty),
