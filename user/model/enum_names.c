@@ -73,6 +73,7 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_HOLD_DEPTH] = "hold: too many held",
 	[LS_LOSS_HOLD_MAP_FULL] = "hold: map full",
 	[LS_LOSS_HOLD_UNMATCHED] = "hold: release without acquire",
+	[LS_LOSS_OSQ_MAP_FULL] = "osq vcpu map full",
 };
 
 const char *ls_loss_name(unsigned loss)
