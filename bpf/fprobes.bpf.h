@@ -4,6 +4,7 @@
  * paths), included once by lockscope.bpf.c after its maps and helpers.
  */
 /* ---- function probes: osq_lock, __mutex_lock, rwsem_down_*_slowpath ---- */
+#include "osq.bpf.h"
 
 /* Offset of the osq inside the outer lock of @kind; ~0 if it has none. */
 static __always_inline __u64 osq_offset(__u32 kind)
@@ -320,8 +321,10 @@ static __always_inline int osq_exit(int got)
 			__sync_fetch_and_add(&s->osq_spinners, -1);
 			__sync_fetch_and_add(&s->osq_ns, dur);
 			__sync_fetch_and_add(&s->osq_calls, 1);
-			if (!got)
+			if (!got) {
 				__sync_fetch_and_add(&s->osq_bailouts, 1);
+				osq_bailout_vcpu(&key);
+			}
 		}
 	}
 	pt->osq_start = 0;

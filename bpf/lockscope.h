@@ -130,6 +130,8 @@ enum ls_loss {
 	/* --by cgroup: wait (or its holder) not attributed to a cgroup:
 	 * lock_cgroups full, or the waiter changed cgroup while it waited */
 	LS_LOSS_CGROUP_MAP_FULL,
+	LS_LOSS_OSQ_MAP_FULL, /* osq bail-out's vCPU not counted: osq_vcpu full
+			       */
 	LS_LOSS_MAX,
 };
 
@@ -528,5 +530,20 @@ _Static_assert(sizeof(struct ls_lock_hists) == 4 * LS_HIST_SLOTS * 8,
 _Static_assert(sizeof(struct ls_holder_key) == 24, "ls_holder_key layout");
 _Static_assert(sizeof(struct ls_holder_val) == 16, "ls_holder_val layout");
 _Static_assert(LS_HOLDER_MAX <= 0xffff, "ls_wait.holder is 16 bits");
+
+/*
+ * ---- osq_lock bail-outs and the previous vCPU (bpf/osq.bpf.h) ----------
+ *
+ * Per lock (osq_vcpu, keyed like lock_stats, as many entries; a full map
+ * is LS_LOSS_OSQ_MAP_FULL): of its osq_lock() bail-outs (osq_bailouts in
+ * ls_lock_stats), those whose previous node in the queue was read, and of
+ * those the ones whose previous vCPU had steal_time.preempted set
+ * (LS_KVM_VCPU_PREEMPTED; only counted where steal_time_off is set).
+ */
+struct ls_osq_vcpu {
+	__u64 prev_read;      /* bail-outs whose previous node was read */
+	__u64 prev_preempted; /* ... whose previous vCPU was preempted */
+};
+_Static_assert(sizeof(struct ls_osq_vcpu) == 16, "ls_osq_vcpu layout");
 
 #endif /* LOCKSCOPE_H */

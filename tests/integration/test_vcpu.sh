@@ -29,6 +29,14 @@ elif ! echo "$line" | grep -q ' read: '; then
 else
 	pass "doctor: vcpu-preempted holder flag read (steal_time.preempted via per-CPU bases)"
 fi
+# osq_node is in this kernel's .data..percpu BTF: an osq_lock bail-out's
+# previous vCPU would be read where osq_lock can be probed (not here)
+line=$(grep 'osq bail-out previous vCPU' "$out/doctor.txt" | sed 's/  */ /g')
+if [[ "$line" == *"previous vCPU read: a bail-out's previous node (this CPU's osq_node->prev)"* ]]; then
+	pass "doctor: osq bail-outs' previous vCPU readable:${line#*vCPU}"
+else
+	fail "doctor: osq bail-out line: '$line'"
+fi
 
 # --- hist: the vcpu-preempted state, and waits by state add up ----------------
 "$LS" hist --json -F 0 -T mutex -- "$W/pipe_hammer" 2 2 >"$out/hist.json" 2>"$out/hist.err"

@@ -87,6 +87,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 	{
 		struct ls_holder_feature hf[8];
 		enum ls_vcpu_flag hf_vcpu;
+		enum ls_osq_flag hf_osq;
 		unsigned n = ls_probe_holders(hf, 8);
 
 		printf("\nholder state at wait start (owner words, CO-RE):\n");
@@ -103,6 +104,10 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		printf("  %-28s %s: %s\n", "vcpu-preempted holder",
 		       hf_vcpu == LS_VCPU_READ ? "read" : "not read",
 		       ls_vcpu_reason(hf_vcpu));
+		hf_osq = ls_osq_check();
+		printf("  %-28s %s: %s\n", "osq bail-out previous vCPU",
+		       hf_osq == LS_OSQ_READ ? "read" : "not read",
+		       ls_osq_reason(hf_osq));
 	}
 	{
 		char mount[256];

@@ -112,6 +112,22 @@ const char *ls_vcpu_reason(enum ls_vcpu_flag f);
 /* NULL when cgroup v2 is mounted (its mount point in @mount), else why
  * --cgroup and --by cgroup cannot work here, in one line (cgroup.c). */
 const char *ls_cgroup_check(char *mount, size_t len);
+/* Whether an osq_lock() bail-out's previous vCPU is read (osq.c). */
+enum ls_osq_flag {
+	LS_OSQ_READ = 0,  /* previous node and its vCPU's preempted flag */
+	LS_OSQ_NODE_ONLY, /* previous node only: no preempted flag here */
+	LS_OSQ_NO_BTF,	  /* no osq_node in the kernel's BTF */
+	LS_OSQ_NO_BASES,  /* per-CPU bases cannot be learnt */
+};
+/* The flag for a kernel with @btf, runqueues at @rq_off and steal_time
+ * at @steal_off (0: not read); osq_node's .data..percpu offset in
+ * @node_off (0 unless READ or NODE_ONLY). */
+enum ls_osq_flag ls_osq_probe(const struct btf *btf, uint64_t rq_off,
+			      uint64_t steal_off, uint64_t *node_off);
+/* The same for this machine's kernel (doctor). */
+enum ls_osq_flag ls_osq_check(void);
+/* Doctor's line for @f. */
+const char *ls_osq_reason(enum ls_osq_flag f);
 
 /* Fill @rows (LS_NAMES_MAX) for a kernel whose tracepoints run by @tp's
  * mechanism and whose kallsyms has @data_syms data symbols. */

@@ -79,6 +79,7 @@ struct ls_collector {
 	struct btf *btf;	    /* the kernel's BTF, NULL if absent */
 	uint64_t rq_off, pcpu_size; /* runqueues in .data..percpu; size */
 	uint64_t steal_off; /* steal_time in .data..percpu (vcpu.c); 0: off */
+	uint64_t osq_node_off;	/* osq_node in .data..percpu (osq.c); 0: off */
 	struct ls_steal steal0; /* /proc/stat's steal at start (steal.c) */
 	uint64_t page_size;
 	uint64_t *pcpu_base;	    /* per CPU, as BPF learnt it; 0: not yet */

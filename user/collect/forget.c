@@ -78,6 +78,7 @@ void ls_forget_idle(struct ls_collector *c)
 	int fd_h = bpf_map__fd(c->skel->maps.holder_sites);
 	int fd_i = bpf_map__fd(c->skel->maps.lock_ident);
 	struct ls_lock_stats *v = c->vals;
+	int fd_o = bpf_map__fd(c->skel->maps.osq_vcpu);
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 n;
 
@@ -98,6 +99,7 @@ void ls_forget_idle(struct ls_collector *c)
 	/* the address may be reused by another object: its name goes too */
 	for (size_t i = 0; i < c->ngone_locks; i++) {
 		bpf_map_delete_elem(fd_i, &c->gone_locks[i]);
+		bpf_map_delete_elem(fd_o, &c->gone_locks[i]);
 		ls_names_forget(c, &c->gone_locks[i]);
 	}
 	c->forgotten += c->ngone_locks;

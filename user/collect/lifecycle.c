@@ -64,6 +64,8 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 					 : LS_MAX_CPUS);
 	skel->rodata->percpu_rq_off = c->rq_off;
 	skel->rodata->steal_time_off = c->steal_off;
+	skel->rodata->osq_node_off = c->osq_node_off;
+	bpf_map__set_max_entries(skel->maps.osq_vcpu, o->max_locks);
 	bpf_program__set_autoload(skel->progs.begin_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.end_btf, tp && use_btf);
 	bpf_program__set_autoload(skel->progs.begin_raw, tp && !use_btf);

@@ -100,6 +100,7 @@ int ls_names_init(struct ls_collector *c)
 		c->pcpu_size = 0;
 	}
 	ls_vcpu_probe(c->btf, c->rq_off, &c->steal_off);
+	ls_osq_probe(c->btf, c->rq_off, c->steal_off, &c->osq_node_off);
 	return 0;
 }
 

@@ -97,6 +97,21 @@ static int add_lock(struct ls_collector *c, const void *k, const void *v,
 	memcpy(&r->st, v, sizeof(r->st));
 	ls_hists_copy(c, r->st.slot, &r->hi);
 	r->vcpu_known = c->steal_off != 0;
+	r->osq_vcpu_known = c->osq_node_off && c->steal_off;
+	return 0;
+}
+
+static int add_osq(struct ls_collector *c, const void *k, const void *v,
+		   void *arg)
+{
+	struct ls_row *r = ls_snap_find(arg, k);
+	const struct ls_osq_vcpu *ov = v;
+
+	(void)c;
+	if (r) {
+		r->osq_prev_read = ov->prev_read;
+		r->osq_prev_preempted = ov->prev_preempted;
+	}
 	return 0;
 }
 
@@ -317,6 +332,10 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	err = ls_read_hash(c, c->skel->maps.lock_callers,
 			   sizeof(struct ls_caller_key),
 			   sizeof(struct ls_caller_val), add_caller, s);
+	if (!err && c->osq_node_off)
+		err = ls_read_hash(c, c->skel->maps.osq_vcpu,
+				   sizeof(struct ls_lock_key),
+				   sizeof(struct ls_osq_vcpu), add_osq, s);
 	if (!err)
 		err = ls_read_hash(c, c->skel->maps.holder_sites,
 				   sizeof(struct ls_holder_key),

@@ -108,6 +108,13 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	add_u64(o, "osq_ns", st->osq_ns);
 	add_u64(o, "osq_calls", st->osq_calls);
 	add_u64(o, "osq_bailouts", st->osq_bailouts);
+	add_u64(o, "osq_bailouts_prev_read", r->osq_prev_read);
+	/* null: the previous vCPU's preempted flag was not read */
+	json_object_object_add(
+		o, "osq_bailouts_prev_preempted",
+		r->osq_vcpu_known
+			? json_object_new_uint64(r->osq_prev_preempted)
+			: NULL);
 	add_u64(o, "osq_peak_spinners", st->osq_peak);
 	add_u64(o, "slow_path_ns", st->slow_ns);
 	add_u64(o, "slow_path_calls", st->slow_calls);

@@ -103,6 +103,7 @@ static void counts_of(const struct ls_row *r, struct ls_prom_counts *c)
 	c->osq_ns = r->st.osq_ns;
 	c->osq_calls = r->st.osq_calls;
 	c->osq_bailouts = r->st.osq_bailouts;
+	c->osq_prev_preempted = r->osq_prev_preempted;
 	c->slow_ns = r->st.slow_ns;
 	c->slow_calls = r->st.slow_calls;
 	memcpy(c->hist, r->hi.hist, sizeof(c->hist));
@@ -135,6 +136,8 @@ static void counts_add(struct ls_prom_counts *out,
 	out->osq_ns += sub(cur->osq_ns, base->osq_ns);
 	out->osq_calls += sub(cur->osq_calls, base->osq_calls);
 	out->osq_bailouts += sub(cur->osq_bailouts, base->osq_bailouts);
+	out->osq_prev_preempted +=
+		sub(cur->osq_prev_preempted, base->osq_prev_preempted);
 	out->slow_ns += sub(cur->slow_ns, base->slow_ns);
 	out->slow_calls += sub(cur->slow_calls, base->slow_calls);
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)

@@ -36,6 +36,7 @@ struct ls_prom_counts {
 	uint64_t spin_won, spin_failed, gave_up;
 	/* function probes (zero unless a probe source is active) */
 	uint64_t osq_ns, osq_calls, osq_bailouts, slow_ns, slow_calls;
+	uint64_t osq_prev_preempted; /* bail-outs, previous vCPU preempted */
 	__u64 hist[LS_HIST_SLOTS];
 	/* the holder side: by holder state at wait start, handoff tenure */
 	uint64_t holder_waits[LS_HOLDER_MAX], holder_ns[LS_HOLDER_MAX];

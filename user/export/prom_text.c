@@ -167,6 +167,7 @@ enum lock_field {
 	F_OSQ_BAILOUTS,
 	F_SLOW_S,
 	F_SLOW_CALLS,
+	F_OSQ_PREV_PREEMPTED,
 };
 
 static const struct {
@@ -204,6 +205,11 @@ static const struct {
 	[F_SLOW_CALLS] = {"lockscope_lock_slowpath_calls", "counter", NULL,
 			  "Calls of the mutex or rwsem slow-path function "
 			  "(function probe)."},
+	[F_OSQ_PREV_PREEMPTED] = {"lockscope_lock_osq_bailouts_vcpu_preempted",
+				  "counter", NULL,
+				  "osq_lock() bail-outs while the vCPU of the "
+				  "spinner queued ahead was preempted by the "
+				  "hypervisor (steal_time.preempted)."},
 };
 
 static void lock_family(const struct out *o, const struct ls_prom *p,
@@ -260,6 +266,9 @@ static void lock_family(const struct out *o, const struct ls_prom *p,
 			break;
 		case F_SLOW_CALLS:
 			sample_u64(o, name, labels, s->c.slow_calls);
+			break;
+		case F_OSQ_PREV_PREEMPTED:
+			sample_u64(o, name, labels, s->c.osq_prev_preempted);
 			break;
 		}
 	}
@@ -589,6 +598,9 @@ static int write_all(FILE *f, const struct ls_prom *p,
 	if (m->probes)
 		for (unsigned fld = F_OSQ_S; fld <= F_SLOW_CALLS; fld++)
 			lock_family(&o, p, all, n, (enum lock_field)fld);
+	/* unknown (no steal time, no osq_node): absent, never 0 */
+	if (m->probes && cur->nrows && cur->rows[0].osq_vcpu_known)
+		lock_family(&o, p, all, n, F_OSQ_PREV_PREEMPTED);
 	free(all);
 	sampler_metrics(&o, cur, prev);
 	steal_metrics(&o, cur);

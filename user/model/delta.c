@@ -215,6 +215,10 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		out->rows[keep] = *c;
 		out->rows[keep].caller_wait_ns =
 			sub(c->caller_wait_ns, p ? p->caller_wait_ns : 0);
+		out->rows[keep].osq_prev_read =
+			sub(c->osq_prev_read, p ? p->osq_prev_read : 0);
+		out->rows[keep].osq_prev_preempted = sub(
+			c->osq_prev_preempted, p ? p->osq_prev_preempted : 0);
 		hists_delta(&c->hi, p ? &p->hi : NULL, &dh);
 		interval_extrema(&out->rows[keep], p, cur->epoch, &d, &dh);
 		for (unsigned m = 0; m < LS_HOLD_MODES; m++)

@@ -75,6 +75,7 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_HOLD_UNMATCHED] = "hold: release without acquire",
 	[LS_LOSS_HIST_ROWS_FULL] = "histogram rows full",
 	[LS_LOSS_CGROUP_MAP_FULL] = "cgroup map full",
+	[LS_LOSS_OSQ_MAP_FULL] = "osq vcpu map full",
 };
 
 const char *ls_loss_name(unsigned loss)

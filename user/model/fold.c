@@ -88,6 +88,8 @@ static void fold_row(struct ls_row *d, const struct ls_row *s)
 	for (unsigned i = 0; i < s->ncallers; i++)
 		d->caller_samples -= s->callers[i].samples;
 	d->instances += s->instances ? s->instances : 1;
+	d->osq_prev_read += s->osq_prev_read;
+	d->osq_prev_preempted += s->osq_prev_preempted;
 }
 
 int ls_snap_fold_class(struct ls_snapshot *s)

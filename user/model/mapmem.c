@@ -72,13 +72,15 @@ static uint64_t percpu_array(uint64_t entries, uint32_t value_size,
 static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		  uint64_t cost[4])
 {
-	/* lock_stats, its histograms and lock_ident (each lock's identity)
-	 */
+	/* lock_stats, its histograms, lock_ident (each lock's identity),
+	 * osq_vcpu */
 	cost[0] = ls_mapmem_hash(m->locks, sizeof(struct ls_lock_key),
 				 sizeof(struct ls_lock_stats), ncpus) +
 		  ls_mapmem_hists(m->locks) +
 		  ls_mapmem_hash(m->locks, sizeof(struct ls_lock_key),
-				 sizeof(struct ls_lock_ident), ncpus);
+				 sizeof(struct ls_lock_ident), ncpus) +
+		  ls_mapmem_hash(m->locks, sizeof(struct ls_lock_key),
+				 sizeof(struct ls_osq_vcpu), ncpus);
 	cost[1] = ls_mapmem_hash(m->tasks, sizeof(__u32),
 				 sizeof(struct ls_waits), ncpus) +
 		  ls_mapmem_hash(m->tasks, sizeof(__u32),

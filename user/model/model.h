@@ -59,8 +59,14 @@ struct ls_row {
 				  * counter: deltas hold its increase) */
 	int vcpu_known; /* holder_*[LS_HOLDER_VCPU_PREEMPTED] was measured
 			 * (user/collect/vcpu.c); else running includes it */
-	int max_bound;	/* delta rows: st.max_ns is an upper bound of the
-			 * interval's longest wait, not the wait itself */
+	/* osq_lock bail-outs whose previous node was read, and of those the
+	 * ones whose previous vCPU was preempted (bpf/osq.bpf.h; counters:
+	 * deltas hold their increase); osq_vcpu_known: that vCPU's preempted
+	 * flag was read (else prev_preempted is unknown, never 0) */
+	uint64_t osq_prev_read, osq_prev_preempted;
+	int osq_vcpu_known;
+	int max_bound; /* delta rows: st.max_ns is an upper bound of the
+			* interval's longest wait, not the wait itself */
 	/* sampled holders (cumulative, like callers), most tenure first;
 	 * hold_sampled_ns sums every sampled site, kept or not */
 	struct ls_hold_site hsites[LS_ROW_HOLDERS];

@@ -133,15 +133,19 @@ static void row_summary(FILE *f, const struct ls_row *r)
 			(unsigned long long)r->st.spin_failed, won);
 	fputc('\n', f);
 	if (r->st.osq_calls || r->st.slow_calls) {
-		char o1[16], s1[16], u1[16];
+		char o1[16], s1[16], u1[16], pv[64] = "";
 
+		if (r->osq_vcpu_known && r->st.osq_bailouts)
+			snprintf(pv, sizeof(pv),
+				 ", %llu with the previous vCPU preempted",
+				 (unsigned long long)r->osq_prev_preempted);
 		fprintf(f,
-			"  probes: osq_lock %s in %llu calls (%llu bailed out, "
-			"peak %llu spinners)  slow path %s in %llu calls, %s "
-			"outside tracepoint waits%s\n",
+			"  probes: osq_lock %s in %llu calls (%llu bailed "
+			"out%s, peak %llu spinners)  slow path %s in %llu "
+			"calls, %s outside tracepoint waits%s\n",
 			ls_fmt_dur(o1, sizeof(o1), r->st.osq_ns, LS_DUR_FIXED),
 			(unsigned long long)r->st.osq_calls,
-			(unsigned long long)r->st.osq_bailouts,
+			(unsigned long long)r->st.osq_bailouts, pv,
 			(unsigned long long)r->st.osq_peak,
 			ls_fmt_dur(s1, sizeof(s1), r->st.slow_ns, LS_DUR_FIXED),
 			(unsigned long long)r->st.slow_calls,

@@ -165,9 +165,13 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 		ls_fmt_dur(a, sizeof(a), c->st.osq_ns, LS_DUR_SHORT);
 		fprintf(f,
 			"osq_lock (part of spin): %s in %llu calls, %llu "
-			"bailed out, peak %llu spinners\n",
+			"bailed out",
 			a, (unsigned long long)c->st.osq_calls,
-			(unsigned long long)c->st.osq_bailouts,
+			(unsigned long long)c->st.osq_bailouts);
+		if (c->osq_vcpu_known && c->st.osq_bailouts)
+			fprintf(f, " (%llu with the previous vCPU preempted)",
+				(unsigned long long)c->osq_prev_preempted);
+		fprintf(f, ", peak %llu spinners\n",
 			(unsigned long long)c->st.osq_peak);
 		ls_fmt_dur(a, sizeof(a), c->st.slow_ns, LS_DUR_SHORT);
 		ls_fmt_dur(b, sizeof(b), c->st.slow_untraced_ns, LS_DUR_SHORT);

@@ -444,6 +444,49 @@ static void test_probe_counters_only_with_probes(void **state)
 	ls_snap_free(&s);
 }
 
+/* bail-outs with the previous vCPU preempted: a counter where the flag was
+ * read, absent (not 0) where it was not */
+static void test_osq_vcpu_preempted_only_when_known(void **state)
+{
+	struct ls_prom_meta m = {.version = "t", .interval_s = 1, .probes = 1};
+	const char *n =
+		"lockscope_lock_osq_bailouts_vcpu_preempted_total{" A "}";
+	struct ls_snapshot s;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+	size_t len;
+
+	(void)state;
+	ls_snap_init(&s);
+	r = add(&s, 0x1000, LS_KIND_MUTEX, "mutex@genl_rcv_msg", "genl_rcv_msg",
+		3, 30);
+	r->st.osq_calls = 9;
+	r->st.osq_bailouts = 5;
+	r->osq_prev_read = 4;
+	r->osq_prev_preempted = 3;
+	ls_prom_init(&p, 10, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(
+		ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
+	assert_null(strstr(t, "lockscope_lock_osq_bailouts_vcpu_preempted"));
+	free(t);
+	s.rows[0].osq_vcpu_known = 1;
+	assert_int_equal(
+		ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
+	assert_true(value(t, n) == 3);
+	free(t);
+	/* a counter: the next update adds the increase */
+	s.rows[0].osq_prev_preempted = 7;
+	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(
+		ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
+	assert_true(value(t, n) == 7);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s);
+}
+
 static void test_escaping(void **state)
 {
 	struct ls_snapshot s;
@@ -656,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_no_address_unless_asked),
 		cmocka_unit_test(test_pending_until_caller),
 		cmocka_unit_test(test_probe_counters_only_with_probes),
+		cmocka_unit_test(test_osq_vcpu_preempted_only_when_known),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_snake_case_labels),
 		cmocka_unit_test(test_openmetrics_shape),

@@ -41,7 +41,8 @@ static void map_formulas(void **state)
 			 16ULL * GIB + 16777216ULL * 8);
 }
 
-/* Each lock's identity (lock_ident) costs a hash entry per --max-locks,
+/* Each lock's identity (lock_ident) and its osq bail-outs' previous vCPU
+ * (osq_vcpu) cost a hash entry each per --max-locks,
  * plus a per-CPU scratch value and a per-CPU base. */
 static void ident_counted(void **state)
 {
@@ -66,7 +67,13 @@ static void ident_counted(void **state)
 				       sizeof(struct ls_lock_key),
 				       sizeof(struct ls_lock_ident), 2) +
 			ls_mapmem_hists(2 * LS_DEF_MAX_LOCKS) -
-			ls_mapmem_hists(LS_DEF_MAX_LOCKS));
+			ls_mapmem_hists(LS_DEF_MAX_LOCKS) +
+			ls_mapmem_hash(2 * LS_DEF_MAX_LOCKS,
+				       sizeof(struct ls_lock_key),
+				       sizeof(struct ls_osq_vcpu), 2) -
+			ls_mapmem_hash(LS_DEF_MAX_LOCKS,
+				       sizeof(struct ls_lock_key),
+				       sizeof(struct ls_osq_vcpu), 2));
 	/* 16384 identities of 64 bytes: 2 MiB and a bit */
 	assert_true(ls_mapmem_hash(LS_DEF_MAX_LOCKS, 16,
 				   sizeof(struct ls_lock_ident), 2) > 2 * MIB);
@@ -121,8 +128,8 @@ static void too_big_is_named(void **state)
 	assert_int_equal(ls_mapmem_check(&m, 2, 24 * GIB, why, sizeof(why)),
 			 -E2BIG);
 	/* lock_stats 6.5 GiB, its histograms 16.1 GiB (vcpu-preempted
-	 * included), lock_ident 2.3 GiB */
-	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 24.9"));
+	 * included), lock_ident 2.3 GiB, osq_vcpu 1.5 GiB */
+	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 26.4"));
 	assert_non_null(strstr(why, "GiB of kernel memory"));
 	assert_non_null(
 		strstr(why, "more than 10% of MemAvailable (24.0 GiB)"));
