@@ -17,8 +17,9 @@
 /* The map sizes in force and what they preallocate, in one line. */
 static void print_map_sizes(const struct ls_collector_opts *c)
 {
-	const struct ls_map_sizes m = {c->max_locks, c->max_tasks,
-				       c->max_callers, c->max_stacks, c->hold};
+	const struct ls_map_sizes m = {c->max_locks,   c->max_tasks,
+				       c->max_callers, c->max_stacks,
+				       c->hold,	       c->by_cgroup};
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	uint64_t need, avail;
 
