@@ -570,8 +570,8 @@ def phase_cost(args, res, tmp):
                 w, p["threads"], p["begins_per_s"]["median"],
                 p["ns_per_run"]["median"]))
     if pairs:
-        say("(ns per run falls as the rate rises: caches and branch "
-            "predictors stay warm; compare figures at similar rates)")
+        say("(ns per run depends on the rate: at low rates each run "
+            "starts with cold caches; compare figures at similar rates)")
     for line in curves.cost_growth(curve):
         say(line)
     out["curve"] = curve
