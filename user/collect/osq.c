@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "collect/btf_names.h"
 #include "collect/collector.h"
+#include "collect/features.h"
 
 enum ls_osq_flag ls_osq_probe(const struct btf *btf, uint64_t rq_off,
 			      uint64_t steal_off, uint64_t *node_off)
@@ -52,16 +53,11 @@ const char *ls_osq_reason(enum ls_osq_flag f)
 
 enum ls_osq_flag ls_osq_check(void)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = ls_kernel_btf();
 	uint64_t rq_off = 0, size, steal = 0, node;
-	enum ls_osq_flag f;
 
-	if (libbpf_get_error(btf))
-		btf = NULL;
 	if (btf && ls_btf_percpu_var(btf, "runqueues", &rq_off, &size))
 		rq_off = 0;
 	ls_vcpu_probe(btf, rq_off, &steal);
-	f = ls_osq_probe(btf, rq_off, steal, &node);
-	btf__free(btf);
-	return f;
+	return ls_osq_probe(btf, rq_off, steal, &node);
 }
