@@ -43,6 +43,10 @@ static int hists_cover(struct ls_collector *c, uint32_t used)
 
 int ls_hists_begin_read(struct ls_collector *c)
 {
+	/* the compat build's CPUs hand out rows of their own (a stride) */
+	if (c->build == LS_BUILD_COMPAT)
+		return hists_cover(
+			c, bpf_map__max_entries(c->skel->maps.lock_hists));
 	return hists_cover(c, c->skel->bss->next_slot);
 }
 

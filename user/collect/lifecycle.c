@@ -58,6 +58,8 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	bpf_map__set_max_entries(skel->maps.lock_hists, o->max_locks);
 	bpf_map__set_max_entries(skel->maps.free_ring, o->max_locks);
 	skel->rodata->max_slots = o->max_locks;
+	skel->rodata->slot_stride =
+		c->ncpus_possible > 0 ? (__u32)c->ncpus_possible : 1;
 	bpf_map__set_max_entries(skel->maps.percpu_base,
 				 c->ncpus_possible < LS_MAX_CPUS
 					 ? (__u32)c->ncpus_possible

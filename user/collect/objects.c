@@ -25,7 +25,8 @@
 /* What the compat build costs, for doctor and the README. */
 #define LS_COMPAT_COST                                                         \
 	"peaks and max wait may read low under races, callers sampled "        \
-	"about every Nth, readers' handoff tenure not measured"
+	"about every Nth, readers' handoff tenure not measured, "              \
+	"histogram rows of forgotten locks not reused"
 
 enum ls_bpf_build ls_bpf_build_choose(char *why, size_t len)
 {
