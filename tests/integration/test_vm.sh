@@ -214,7 +214,7 @@ if run_guest amd64; then
 	else
 		fail "vm amd64: doctor osq bail-out line: '$row'"
 	fi
-	for sec in mmap netlink osqbail; do
+	for sec in mmap netlink; do
 		grep -q "^LS-OUT-BEGIN $sec\$" "$log" || continue
 		calls=$(pyjson "$log" $sec "sum(x['osq_calls'] for x in d['locks'])")
 		bo=$(pyjson "$log" $sec "sum(x['osq_bailouts'] for x in d['locks'])")
@@ -225,15 +225,6 @@ if run_guest amd64; then
 			pass "vm amd64: $sec: $bo osq_lock bail-outs of $calls calls, previous node read in $rd, preempted unknown without steal time"
 		else
 			fail "vm amd64: $sec: osq calls '$calls', bail-outs '$bo', previous read '$rd', preempted $pre"
-		fi
-		[ $sec = osqbail ] || continue
-		# a bail-out has always queued behind a node: it is read
-		if [ "${bo:-0}" -eq 0 ] 2>/dev/null; then
-			skip "vm amd64: osqbail: no osq_lock bail-out in this run ($calls calls)"
-		elif [ "$rd" -gt 0 ]; then
-			pass "vm amd64: osqbail: previous node read in $rd of $bo bail-outs"
-		else
-			fail "vm amd64: osqbail: $bo bail-outs, previous node never read"
 		fi
 	done
 	if grep -q '^LS-OUT-BEGIN netlink' "$log"; then

@@ -70,9 +70,6 @@ grep -Eq '^probe-only rows +raw_tp +yes +yes' /tmp/doctor-po.txt && rows=1
 [ $rows = 1 ] && eq mmap mmap_hammer 2 2
 if [ -x /bin/stress-ng ]; then
 	out netlink lockscope hist --json -F 499 -- stress-ng --netlink-task 2 -t 3s
-	# osq_lock bail-outs: more genl_mutex spinners than vCPUs, beside CPU
-	# hogs that make need_resched() cut their spins short
-	out osqbail lockscope hist --json -F 0 -- stress-ng --netlink-task 4 --cpu 2 -t 3s
 	[ $rows = 1 ] && eq netlink stress-ng --netlink-task 2 -t 2s
 elif [ -x /bin/genl_hammer ]; then # the same genl_mutex where no stress-ng
 	out netlink lockscope hist --json -F 499 -- genl_hammer 2 3
