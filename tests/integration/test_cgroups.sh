@@ -155,7 +155,10 @@ fi
 scrape() { sleep 1.2; curl -sf "$URL/metrics" >"$out/$1"; }
 # cgvals FILE: "label value" of every lockscope_cgroup_waits_total sample
 cgvals() {
-	sed -n 's/^lockscope_cgroup_waits_total{cgroup="\(.*\)"} \(.*\)$/\1 \2/p' "$out/$1"
+	# values as integers: the exposition writes the shortest exact float
+	# (26380 is 2.638e+04)
+	sed -n 's/^lockscope_cgroup_waits_total{cgroup="\(.*\)"} \(.*\)$/\1 \2/p' "$out/$1" |
+		awk '{ printf "%s %.0f\n", $1, $2 }'
 }
 sh -c "$in_cg" - "$A" "$W/pipe_hammer" 2 2 >/dev/null 2>&1
 scrape m1.txt
