@@ -521,12 +521,6 @@ static int check_command(const struct ls_opts *o)
 				: "-o writes to standard output already");
 		return -EINVAL;
 	}
-	if (o->col.by_cgroup && o->cmd == LS_CMD_TOP) {
-		ls_fail("parse", "--by 'cgroup'",
-			"top does not group by cgroup yet (hist, record and "
-			"serve do)");
-		return -EINVAL;
-	}
 	if (o->col.by_cgroup && o->col.by_class && o->cmd != LS_CMD_SERVE) {
 		ls_fail("parse", "--by 'class,cgroup'",
 			"only serve takes both (its cgroup series do not "

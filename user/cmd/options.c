@@ -109,9 +109,9 @@ const struct ls_opt_def ls_opt_defs[] = {
 	{{"by", LS_OPT_BY, "lock|class|cgroup", 0,
 	  "One row per lock (default), or per lock class: every instance of "
 	  "a name (#2, #cpu1, ...) folded into one row with its count; "
-	  "cgroup (hist, record, serve): each lock's waits also by the "
-	  "waiter's and the holder's cgroup v2 path (serve: class,cgroup "
-	  "for both)",
+	  "cgroup (hist, top, record, serve): each lock's waits also by "
+	  "the waiter's and the holder's cgroup v2 path (serve: "
+	  "class,cgroup for both)",
 	  1},
 	 TRACING},
 	{{"cgroup", LS_OPT_CGROUP, "PATH", 0,
