@@ -19,10 +19,11 @@ struct cg_fmt {
 static void line(FILE *f, const struct cg_fmt *m, const char *path, uint64_t n,
 		 uint64_t all, const char *wait, const char *max)
 {
-	if (m->secs > 0)
-		fprintf(f, "%s  %-40.40s %10.0f %6.1f%% %9s\n", m->indent, path,
-			(double)n / m->secs,
-			all ? 100.0 * (double)n / (double)all : 0.0, wait);
+	if (m->secs > 0) /* the holder's lines have no wait time */
+		fprintf(f, "%s  %-40.40s %10.0f %6.1f%%%s%*s\n", m->indent,
+			path, (double)n / m->secs,
+			all ? 100.0 * (double)n / (double)all : 0.0,
+			wait[0] ? " " : "", wait[0] ? 9 : 0, wait);
 	else
 		fprintf(f, "%s  %-40.40s %10llu %6.1f%% %9s %9s\n", m->indent,
 			path, (unsigned long long)n,
@@ -59,9 +60,9 @@ static void title(FILE *f, const struct cg_fmt *m, int w, size_t total)
 		return;
 	}
 	if (m->secs > 0)
-		fprintf(f, "%s  %-40s %10s %7s %9s\n", m->indent, "CGROUP",
+		fprintf(f, "%s  %-40s %10s %7s%s\n", m->indent, "CGROUP",
 			w ? "WAITS/s" : "BEGUN/s", "SHARE",
-			w ? "WAITms/s" : "");
+			w ? "  WAITms/s" : "");
 	else
 		fprintf(f, "%s  %-40s %10s %7s %9s %9s\n", m->indent, "CGROUP",
 			w ? "WAITS" : "BEGUN", "SHARE", w ? "WAIT" : "",

@@ -222,6 +222,8 @@ static void good_lines(void **state)
 	assert_int_equal(o.max_cgroups, LS_PROM_DEF_MAX_CGROUPS);
 	assert_false(o.col.by_cgroup);
 	assert_int_equal(parse(&o, "top -b --cgroup /a"), 0);
+	assert_int_equal(parse(&o, "top -b --by cgroup"), 0);
+	assert_true(o.col.by_cgroup && !o.col.by_class);
 }
 
 /* One option each command does not take, and the one line it gets. */
@@ -378,7 +380,6 @@ static void bad_lines(void **state)
 		"compare --min-share 1e1 a -- b",
 		"compare --threshold 0x10 a -- b",
 		"hist --by cgroups",
-		"top --by cgroup",	  /* not yet */
 		"hist --by class,cgroup", /* serve only */
 		"serve --max-cgroups x",
 		"hist --max-cgroups 3", /* serve only */
