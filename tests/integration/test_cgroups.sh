@@ -7,7 +7,8 @@
 # sees none of B's locks; a cgroup removed before the read shows as
 # (gone); bad --cgroup paths are bad input; serve --by cgroup labels A's
 # waits cgroup="A" and stays within --max-cgroups 2 (the rest in "other")
-# when six cgroups wait; record's cgroups.  About 17 s.
+# when six cgroups wait; record's cgroups; top -b --by cgroup lists the
+# pipe mutex's waiters and holders in A.  About 19 s.
 . "$(dirname "$0")/../lib.sh"
 W=$LS_ROOT/build
 out=$LS_OUT/cgroups
@@ -99,6 +100,25 @@ if [ $rc -eq 0 ] && grep -q "^#1 pipe_inode_info.mutex" "$out/sel.txt" &&
 	pass "cgroups: --cgroup $A sees the pipe mutex and none of $B's locks ($(grep -c '^#' "$out/sel.txt") locks, all waits in $A)"
 else
 	fail "cgroups: --cgroup $A (exit $rc): $(grep '^#' "$out/sel.txt" | head -5 | tr '\n' ' ') other cgroups: $others $(tail -2 "$out/sel.err")"
+fi
+
+# top -b --by cgroup: under the pipe mutex's row, its waiters and holders
+# by cgroup over each interval; A has them all (>= 95% of the waits/s)
+"$LS" top -b --by cgroup -i 0.5 -n 3 -F 0 -- sh -c "$in_cg" - "$A" "$W/pipe_hammer" 2 2 >"$out/top.txt" 2>"$out/top.err"
+rc=$?
+# ROLE CGROUP RATE SHARE of the pipe mutex's cgroup lines, every frame
+awk '/^[^ ]/ { pipe = $1 ~ /^pipe_inode_info\.mutex(#[0-9a-z]+)?$/; role = ""; next }
+	pipe && /waits by waiter cgroup/ { role = "w"; next }
+	pipe && /waits begun by holder cgroup/ { role = "h"; next }
+	pipe && role != "" && $1 !~ /^CGROUP$/ { print role, $1, $2, $3 }' "$out/top.txt" >"$out/top.cg"
+tw=$(awk '$1 == "w" { s += $3 } END { print s + 0 }' "$out/top.cg")
+aw=$(awk -v a="$A" '$1 == "w" && $2 == a { s += $3 } END { print s + 0 }' "$out/top.cg")
+ah=$(awk -v a="$A" '$1 == "h" && $2 == a { s += $3 } END { print s + 0 }' "$out/top.cg")
+if [ $rc -eq 0 ] && [ "$tw" -ge 1000 ] && [ "$ah" -gt 0 ] &&
+	python3 -c "import sys; sys.exit(not $aw >= 0.95 * $tw)"; then
+	pass "cgroups: top -b --by cgroup lists the pipe mutex's waiters in $A ($aw of $tw waits/s summed over $(grep -c '^lockscope top' "$out/top.txt") frames) and holders in $A ($ah begun/s)"
+else
+	fail "cgroups: top -b --by cgroup (exit $rc): waiters in $A $aw of $tw waits/s, holders $ah: $(head -6 "$out/top.cg" | tr '\n' ' ') $(tail -1 "$out/top.err")"
 fi
 
 # a cgroup that is gone by the read is "(gone)", never another path
