@@ -48,12 +48,15 @@ static void title(FILE *f, const struct cg_fmt *m, int w, size_t total)
 	if (w)
 		fprintf(f, "%swaits by waiter cgroup (%zu cgroup%s%s):\n",
 			m->indent, total, total == 1 ? "" : "s", when);
+	else if (m->secs > 0) /* top: within 80 columns */
+		fprintf(f, "%swaits begun by holder cgroup (%zu cgroup%s%s):\n",
+			m->indent, total, total == 1 ? "" : "s", when);
 	else
 		fprintf(f,
-			"%swaits begun by holder cgroup (%zu cgroup%s%s; the "
+			"%swaits begun by holder cgroup (%zu cgroup%s; the "
 			"holder task is known for mutex, rwsem writer and "
 			"rt_mutex owners):\n",
-			m->indent, total, total == 1 ? "" : "s", when);
+			m->indent, total, total == 1 ? "" : "s");
 	if (!total) {
 		fprintf(f, "%s  (none recorded%s)\n", m->indent,
 			w ? ": see the losses" : "");
