@@ -8,7 +8,7 @@
 # (gone); bad --cgroup paths are bad input; serve --by cgroup labels A's
 # waits cgroup="A" and stays within --max-cgroups 2 (the rest in "other")
 # when six cgroups wait; record's cgroups; top -b --by cgroup lists the
-# pipe mutex's waiters and holders in A.  About 19 s.
+# pipe mutex's waiters and holders in A; compare --by cgroup.  About 21 s.
 . "$(dirname "$0")/../lib.sh"
 W=$LS_ROOT/build
 out=$LS_OUT/cgroups
@@ -148,6 +148,35 @@ if [ $rc -eq 0 ] && [ "$schema" = ok ] && [ "${tot:-0}" -gt 1000 ] 2>/dev/null &
 	pass "cgroups: record --by cgroup: pipe mutex waits in $A $tot in totals, $ivs over the intervals, schema valid"
 else
 	fail "cgroups: record --by cgroup (exit $rc, schema $schema): totals ${tot:-?}, intervals ${ivs:-?}: $(tail -1 "$out/rec.err")"
+fi
+
+# compare --by cgroup: the pipe mutex's waits in A compared between two
+# records (base: the one above); a record without cgroups is bad input
+"$LS" record --by cgroup -o "$out/rec2.json" -F 0 -- sh -c "$in_cg" - "$A" "$W/pipe_hammer" 2 1 >/dev/null 2>"$out/rec2.err"
+"$LS" compare --by cgroup --format csv "$out/rec.json" -- "$out/rec2.json" >"$out/cmp.csv" 2>"$out/cmp.err"
+rc=$?
+# base and new means of the pipe mutex's cgroup[A].waits row
+row=$(awk -F, -v k="lockscope.pipe_inode_info.mutex(mutex).cgroup[$A].waits" '$1 == k { print $5, $9 }' "$out/cmp.csv")
+tot2=$(jget "$out/rec2.json" "(lambda L: sum(c['waits'] for r in $sel for c in r['cgroups'] if c['cgroup'] == '$A'))(d['totals']['locks'])" 2>/dev/null)
+if [ $rc -le 1 ] && [ "$row" = "$tot ${tot2:-?}" ] &&
+	grep -q "cgroup\[$A\].wait_time.total.ms" "$out/cmp.csv"; then
+	pass "cgroups: compare --by cgroup compares the pipe mutex's waits in $A: $tot -> $tot2"
+else
+	fail "cgroups: compare --by cgroup (exit $rc): row '${row:-none}', want '$tot ${tot2:-?}': $(head -1 "$out/cmp.err")"
+fi
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for s in [d["totals"]] + d["intervals"]:
+    for l in s["locks"]:
+        l.pop("cgroups", None); l.pop("holder_cgroups", None)
+json.dump(d, open(sys.argv[2], "w"))' "$out/rec.json" "$out/plain.json"
+"$LS" compare --by cgroup "$out/rec.json" -- "$out/plain.json" >/dev/null 2>"$out/cmpbad.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(grep -c '^lockscope: ' "$out/cmpbad.err")" = 1 ] &&
+	grep -q "plain.json' by cgroup: its locks have no cgroups" "$out/cmpbad.err"; then
+	pass "cgroups: compare --by cgroup with a record without cgroups is bad input (exit 2): $(head -1 "$out/cmpbad.err")"
+else
+	fail "cgroups: compare --by cgroup, a record without cgroups: exit $rc: $(cat "$out/cmpbad.err")"
 fi
 
 # bad paths are bad input (exit 2), before anything runs
