@@ -7,7 +7,8 @@
 # sees none of B's locks; a cgroup removed before the read shows as
 # (gone); bad --cgroup paths are bad input; serve --by cgroup labels A's
 # waits cgroup="A" and stays within --max-cgroups 2 (the rest in "other")
-# when six cgroups wait; record's cgroups.  About 17 s.
+# when six cgroups wait; record's cgroups; top -b --by cgroup lists the
+# pipe mutex's waiters and holders in A; compare --by cgroup.  About 21 s.
 . "$(dirname "$0")/../lib.sh"
 W=$LS_ROOT/build
 out=$LS_OUT/cgroups
@@ -101,6 +102,25 @@ else
 	fail "cgroups: --cgroup $A (exit $rc): $(grep '^#' "$out/sel.txt" | head -5 | tr '\n' ' ') other cgroups: $others $(tail -2 "$out/sel.err")"
 fi
 
+# top -b --by cgroup: under the pipe mutex's row, its waiters and holders
+# by cgroup over each interval; A has them all (>= 95% of the waits/s)
+"$LS" top -b --by cgroup -i 0.5 -n 3 -F 0 -- sh -c "$in_cg" - "$A" "$W/pipe_hammer" 2 2 >"$out/top.txt" 2>"$out/top.err"
+rc=$?
+# ROLE CGROUP RATE SHARE of the pipe mutex's cgroup lines, every frame
+awk '/^[^ ]/ { pipe = $1 ~ /^pipe_inode_info\.mutex(#[0-9a-z]+)?$/; role = ""; next }
+	pipe && /waits by waiter cgroup/ { role = "w"; next }
+	pipe && /waits begun by holder cgroup/ { role = "h"; next }
+	pipe && role != "" && $1 !~ /^CGROUP$/ { print role, $1, $2, $3 }' "$out/top.txt" >"$out/top.cg"
+tw=$(awk '$1 == "w" { s += $3 } END { print s + 0 }' "$out/top.cg")
+aw=$(awk -v a="$A" '$1 == "w" && $2 == a { s += $3 } END { print s + 0 }' "$out/top.cg")
+ah=$(awk -v a="$A" '$1 == "h" && $2 == a { s += $3 } END { print s + 0 }' "$out/top.cg")
+if [ $rc -eq 0 ] && [ "$tw" -ge 1000 ] && [ "$ah" -gt 0 ] &&
+	python3 -c "import sys; sys.exit(not $aw >= 0.95 * $tw)"; then
+	pass "cgroups: top -b --by cgroup lists the pipe mutex's waiters in $A ($aw of $tw waits/s summed over $(grep -c '^lockscope top' "$out/top.txt") frames) and holders in $A ($ah begun/s)"
+else
+	fail "cgroups: top -b --by cgroup (exit $rc): waiters in $A $aw of $tw waits/s, holders $ah: $(head -6 "$out/top.cg" | tr '\n' ' ') $(tail -1 "$out/top.err")"
+fi
+
 # a cgroup that is gone by the read is "(gone)", never another path
 "$LS" hist --by cgroup --json -F 0 -- sh -c "mkdir $root$C && sh -c '$in_cg' - $C $W/pipe_hammer 2 1 >/dev/null 2>&1; rmdir $root$C" >"$out/gone.json" 2>"$out/gone.err"
 g=$(jget "$out/gone.json" '[c["cgroup"] for r in d["locks"] if r["class"].startswith("pipe_inode_info.mutex") and r["kind"] == "mutex" for c in r["cgroups"]]' 2>/dev/null)
@@ -128,6 +148,35 @@ if [ $rc -eq 0 ] && [ "$schema" = ok ] && [ "${tot:-0}" -gt 1000 ] 2>/dev/null &
 	pass "cgroups: record --by cgroup: pipe mutex waits in $A $tot in totals, $ivs over the intervals, schema valid"
 else
 	fail "cgroups: record --by cgroup (exit $rc, schema $schema): totals ${tot:-?}, intervals ${ivs:-?}: $(tail -1 "$out/rec.err")"
+fi
+
+# compare --by cgroup: the pipe mutex's waits in A compared between two
+# records (base: the one above); a record without cgroups is bad input
+"$LS" record --by cgroup -o "$out/rec2.json" -F 0 -- sh -c "$in_cg" - "$A" "$W/pipe_hammer" 2 1 >/dev/null 2>"$out/rec2.err"
+"$LS" compare --by cgroup --format csv "$out/rec.json" -- "$out/rec2.json" >"$out/cmp.csv" 2>"$out/cmp.err"
+rc=$?
+# base and new means of the pipe mutex's cgroup[A].waits row
+row=$(awk -F, -v k="lockscope.pipe_inode_info.mutex(mutex).cgroup[$A].waits" '$1 == k { print $5, $9 }' "$out/cmp.csv")
+tot2=$(jget "$out/rec2.json" "(lambda L: sum(c['waits'] for r in $sel for c in r['cgroups'] if c['cgroup'] == '$A'))(d['totals']['locks'])" 2>/dev/null)
+if [ $rc -le 1 ] && [ "$row" = "$tot ${tot2:-?}" ] &&
+	grep -q "cgroup\[$A\].wait_time.total.ms" "$out/cmp.csv"; then
+	pass "cgroups: compare --by cgroup compares the pipe mutex's waits in $A: $tot -> $tot2"
+else
+	fail "cgroups: compare --by cgroup (exit $rc): row '${row:-none}', want '$tot ${tot2:-?}': $(head -1 "$out/cmp.err")"
+fi
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for s in [d["totals"]] + d["intervals"]:
+    for l in s["locks"]:
+        l.pop("cgroups", None); l.pop("holder_cgroups", None)
+json.dump(d, open(sys.argv[2], "w"))' "$out/rec.json" "$out/plain.json"
+"$LS" compare --by cgroup "$out/rec.json" -- "$out/plain.json" >/dev/null 2>"$out/cmpbad.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(grep -c '^lockscope: ' "$out/cmpbad.err")" = 1 ] &&
+	grep -q "plain.json' by cgroup: its locks have no cgroups" "$out/cmpbad.err"; then
+	pass "cgroups: compare --by cgroup with a record without cgroups is bad input (exit 2): $(head -1 "$out/cmpbad.err")"
+else
+	fail "cgroups: compare --by cgroup, a record without cgroups: exit $rc: $(cat "$out/cmpbad.err")"
 fi
 
 # bad paths are bad input (exit 2), before anything runs

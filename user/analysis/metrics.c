@@ -91,6 +91,28 @@ static int holder_metrics(struct ls_stats *out, const struct ls_rec_lock *l)
 	return 0;
 }
 
+/* compare --by cgroup: each lock's waits and wait time by the waiter's
+ * cgroup, metrics of the lock (its minor status is the lock's): 0 or
+ * -ENOMEM. */
+static int cgroup_metrics(const struct ls_rec_snap *s, struct ls_stats *out)
+{
+	char name[LS_CG_PATH_MAX + 48];
+
+	for (size_t i = 0; s->by_cgroup && i < s->ncgs; i++) {
+		const struct ls_rec_cg *c = &s->cgs[i];
+		double w = (double)c->waits;
+
+		snprintf(name, sizeof(name), "cgroup[%s].waits", c->path);
+		if (!add(out, c->lock, (int)c->kind, name, w, w))
+			return -ENOMEM;
+		snprintf(name, sizeof(name), "cgroup[%s].wait_time.total.ms",
+			 c->path);
+		if (!add(out, c->lock, (int)c->kind, name, ms(c->wait_ns), w))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 {
 	uint64_t cont = 0, total = 0, spin = 0;
@@ -148,6 +170,8 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 		cont += l->contentions;
 		total += l->total_ns;
 	}
+	if (cgroup_metrics(s, out))
+		return -ENOMEM;
 	if (!add(out, "", -1, "contentions", (double)cont, (double)cont) ||
 	    !add(out, "", -1, "wait_time.total.ms", ms(total), (double)cont))
 		return -ENOMEM;

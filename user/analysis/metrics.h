@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include "export/record.h"
 
-#define LS_KEY_MAX 256
+#define LS_KEY_MAX 640 /* room for a cgroup path (--by cgroup) */
 
 /* How compare tests a metric. */
 enum ls_metric_type {
@@ -24,7 +24,8 @@ struct ls_stat {
 	char key[LS_KEY_MAX];	/* "lockscope.<lock>.<metric>" */
 	char lock[LS_NAME_MAX]; /* lock name; "" for whole-run metrics */
 	int kind;		/* enum ls_kind; -1 for whole-run metrics */
-	char metric[64]; /* "wait_time.avg.ms", "spin_share.osq_lock"... */
+	/* "wait_time.avg.ms", "spin_share.osq_lock", "cgroup[/a].waits"... */
+	char metric[LS_CG_PATH_MAX + 48];
 	enum ls_metric_type type;
 	double v;
 	/* the events the value rests on: contentions for a lock's times and

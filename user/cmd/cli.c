@@ -521,10 +521,11 @@ static int check_command(const struct ls_opts *o)
 				: "-o writes to standard output already");
 		return -EINVAL;
 	}
-	if (o->col.by_cgroup && o->cmd == LS_CMD_TOP) {
-		ls_fail("parse", "--by 'cgroup'",
-			"top does not group by cgroup yet (hist, record and "
-			"serve do)");
+	if (o->cmd == LS_CMD_COMPARE && o->col.fold_filter &&
+	    !o->col.by_cgroup) {
+		ls_fail("parse", "--by",
+			"compare matches locks by class already; it takes "
+			"only --by cgroup");
 		return -EINVAL;
 	}
 	if (o->col.by_cgroup && o->col.by_class && o->cmd != LS_CMD_SERVE) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * cmd_compare.c - compare BASE records with NEW records.  Exit status: 0,
- * 1 when a metric got worse beyond the threshold, 2 on bad input.
+ * cmd_compare.c - compare BASE records with NEW records (--by cgroup: also
+ * each lock's waits by cgroup).  Exit status: 0, 1 when a metric got worse
+ * beyond the threshold, 2 on bad input.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,24 @@ int ls_read_side(char *const *files, int n, struct ls_rec *recs, int by_class)
 	return 0;
 }
 
+/* --by cgroup: every record must carry its locks' cgroups; 0 or -1. */
+static int by_cgroup(char *const *files, int n, struct ls_rec *recs)
+{
+	for (int i = 0; i < n; i++) {
+		char obj[300];
+
+		if (!recs[i].totals.has_cgroups) {
+			snprintf(obj, sizeof(obj), "record '%.256s' by cgroup",
+				 files[i]);
+			ls_fail("compare", obj, "its locks have no cgroups");
+			ls_hint("make the records with record --by cgroup");
+			return -1;
+		}
+		recs[i].totals.by_cgroup = 1;
+	}
+	return 0;
+}
+
 int ls_cmd_compare(const struct ls_opts *o)
 {
 	struct ls_rec *recs[2];
@@ -44,6 +63,9 @@ int ls_cmd_compare(const struct ls_opts *o)
 	}
 	if (ls_read_side(o->files, n[0], recs[0], 1) ||
 	    ls_read_side(o->argv, n[1], recs[1], 1))
+		goto out;
+	if (o->col.by_cgroup && (by_cgroup(o->files, n[0], recs[0]) ||
+				 by_cgroup(o->argv, n[1], recs[1])))
 		goto out;
 	if (ls_compare(recs[0], (size_t)n[0], recs[1], (size_t)n[1],
 		       o->threshold, o->min_share_set ? o->min_share : 1.0,

@@ -109,11 +109,12 @@ const struct ls_opt_def ls_opt_defs[] = {
 	{{"by", LS_OPT_BY, "lock|class|cgroup", 0,
 	  "One row per lock (default), or per lock class: every instance of "
 	  "a name (#2, #cpu1, ...) folded into one row with its count; "
-	  "cgroup (hist, record, serve): each lock's waits also by the "
-	  "waiter's and the holder's cgroup v2 path (serve: class,cgroup "
-	  "for both)",
+	  "cgroup (hist, top, record, serve): each lock's waits also by "
+	  "the waiter's and the holder's cgroup v2 path (serve: "
+	  "class,cgroup for both); compare: cgroup compares each lock's "
+	  "waits by cgroup too (records made with --by cgroup)",
 	  1},
-	 TRACING},
+	 TRACING | COMPARE},
 	{{"cgroup", LS_OPT_CGROUP, "PATH", 0,
 	  "Only waits of tasks in this cgroup v2 or below it (PATH as "
 	  "/proc/PID/cgroup shows it, or under the cgroup2 mount)",

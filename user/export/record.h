@@ -44,6 +44,15 @@ struct ls_rec_spin {
 };
 
 /* The totals of a run, or one interval of its time series. */
+/* --by cgroup: one lock's waits by one cgroup of its waiters (`cgroups`
+ * of a lock row; the path as written, "(gone)" included). */
+struct ls_rec_cg {
+	char lock[LS_NAME_MAX]; /* the lock's name, as ls_rec_lock's */
+	unsigned kind;
+	char path[LS_CG_PATH_MAX];
+	uint64_t waits, wait_ns;
+};
+
 struct ls_rec_snap {
 	double t_s; /* intervals: end of the interval, seconds from start */
 	double duration_s;
@@ -54,6 +63,11 @@ struct ls_rec_snap {
 	struct ls_rec_spin spin[LS_MAX_SPIN_RANGES];
 	struct ls_rec_lock *locks; /* sorted by name, then kind */
 	size_t nlocks;
+	/* per-cgroup waits, sorted by lock, kind, path (record_cgroups.c) */
+	struct ls_rec_cg *cgs;
+	size_t ncgs;
+	int has_cgroups; /* the lock rows carry `cgroups` */
+	int by_cgroup;	 /* compare --by cgroup: metrics per lock x cgroup */
 };
 
 /* Wait histograms of one lock class in the totals (log2 ns slots). */
@@ -101,6 +115,8 @@ void ls_rec_free(struct ls_rec *r);
 /* Sort @s's locks by name and kind and sum the rows that share both (the
  * reader does it; call again after renaming rows). */
 void ls_rec_snap_merge(struct ls_rec_snap *s);
+/* Sum the cgroup rows of one lock, kind and cgroup (after renaming). */
+void ls_rec_cgroups_merge(struct ls_rec_snap *s);
 
 /* The histograms of a lock class in the totals; NULL if the file has none.
  */

@@ -24,6 +24,15 @@ int ls_rec_holder_sums_fit(struct ls_rd *rd, const char *path,
 			   const struct ls_rec_lock *locks, size_t n);
 void ls_rec_holder_merge(struct ls_rec_lock *d, const struct ls_rec_lock *s);
 
+/* record_cgroups.c: the optional `cgroups` of lock row @lock (read as
+ * @l) appended to @s->cgs; 0 or -EINVAL.  Free them with
+ * ls_rec_cgroups_free. */
+struct ls_rec_snap;
+int ls_rec_read_cgroups(struct ls_rd *rd, struct json_object *lock,
+			const char *path, const struct ls_rec_lock *l,
+			struct ls_rec_snap *s);
+void ls_rec_cgroups_free(struct ls_rec_snap *s);
+
 /* Write a reason; returns -EINVAL. */
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

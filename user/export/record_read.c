@@ -279,6 +279,10 @@ static int read_locks(struct ls_rd *rd, struct json_object *snap,
 		snprintf(p, sizeof(p), "%s.locks[%zu]", path, i);
 		err = read_lock(rd, json_object_array_get_idx(a, i), p,
 				&s->locks[i]);
+		if (!err)
+			err = ls_rec_read_cgroups(
+				rd, json_object_array_get_idx(a, i), p,
+				&s->locks[i], s);
 		if (err)
 			return err;
 	}
@@ -287,6 +291,7 @@ static int read_locks(struct ls_rd *rd, struct json_object *snap,
 		return err;
 	s->nlocks = n;
 	ls_rec_snap_merge(s);
+	ls_rec_cgroups_merge(s);
 	return 0;
 }
 
@@ -588,8 +593,11 @@ void ls_rec_free(struct ls_rec *r)
 {
 	ls_rec_detail_free(r);
 	free(r->totals.locks);
-	for (size_t i = 0; i < r->nintervals; i++)
+	ls_rec_cgroups_free(&r->totals);
+	for (size_t i = 0; i < r->nintervals; i++) {
 		free(r->intervals[i].locks);
+		ls_rec_cgroups_free(&r->intervals[i]);
+	}
 	free(r->intervals);
 	memset(r, 0, sizeof(*r));
 }

@@ -12,5 +12,11 @@
  * --by cgroup. */
 void ls_print_cgroups(FILE *f, const struct ls_snapshot *s,
 		      const struct ls_row *r);
+/* The same for top, over an interval: @d is the interval's snapshot (a
+ * delta), waits and wait time per second of its @secs; each line begins
+ * with @indent.  Nothing without --by cgroup. */
+void ls_print_cgroups_rate(FILE *f, const struct ls_snapshot *d,
+			   const struct ls_row *r, double secs,
+			   const char *indent);
 
 #endif

@@ -277,6 +277,8 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 			(long long)(r->st.waiters > 0 ? r->st.waiters : 0),
 			(unsigned long long)r->st.peak_waiters, won, pre,
 			ls_row_top_caller(r));
+		/* --by cgroup: the lock's waiters and holders by cgroup */
+		ls_print_cgroups_rate(f, d, r, secs, "    ");
 	}
 	fputc('\n', f);
 	fflush(f);

@@ -3,6 +3,7 @@
  * the totals, probes, owner, callers, waiting tasks and its histogram. */
 #include <stdlib.h>
 #include <string.h>
+#include "view/cgroup_text.h"
 #include "view/fmt.h"
 #include "view/hist_text.h"
 #include "view/holders_text.h"
@@ -221,6 +222,14 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 	}
 	fputs("holders since start:\n", f);
 	ls_print_holders(f, c, 0);
+	if (fr->cur->by_cgroup) {
+		/* --by cgroup: who waited and who held, over the interval */
+		if (d)
+			ls_print_cgroups_rate(f, fr->delta, d, secs, "");
+		else
+			fprintf(f, "waits by cgroup: none in the last "
+				   "interval\n");
+	}
 	detail_waiting(f, fr->cur, &t->detail);
 	fprintf(f, "wait histogram, %s (t: %s):\n",
 		t->hist_total ? "since start" : "last interval",

@@ -222,6 +222,10 @@ static void good_lines(void **state)
 	assert_int_equal(o.max_cgroups, LS_PROM_DEF_MAX_CGROUPS);
 	assert_false(o.col.by_cgroup);
 	assert_int_equal(parse(&o, "top -b --cgroup /a"), 0);
+	assert_int_equal(parse(&o, "top -b --by cgroup"), 0);
+	assert_true(o.col.by_cgroup && !o.col.by_class);
+	assert_int_equal(parse(&o, "compare --by cgroup a -- b"), 0);
+	assert_true(o.col.by_cgroup && !o.col.by_class);
 }
 
 /* One option each command does not take, and the one line it gets. */
@@ -378,8 +382,9 @@ static void bad_lines(void **state)
 		"compare --min-share 1e1 a -- b",
 		"compare --threshold 0x10 a -- b",
 		"hist --by cgroups",
-		"top --by cgroup",	  /* not yet */
-		"hist --by class,cgroup", /* serve only */
+		"hist --by class,cgroup",    /* serve only */
+		"compare --by class a -- b", /* it always does */
+		"compare --by lock a -- b",
 		"serve --max-cgroups x",
 		"hist --max-cgroups 3", /* serve only */
 	};

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
+#include "analysis/classes.h"
 #include "analysis/metrics.h"
 #include "util/outfile.h"
 #include "export/record.h"
@@ -332,6 +333,92 @@ static void test_reader_holder(void **state)
 	expect_error(bad, "totals.locks[0].holder.waits.preempted: missing or "
 			  "not a non-negative integer");
 	free(s);
+	free(bad);
+}
+
+#define CG(path, waits, ns)                                                    \
+	"{\"cgroup\":\"" path "\",\"cgroup_id\":7,\"begins\":" waits           \
+	",\"waits\":" waits ",\"wait_ns\":" ns ",\"max_ns\":9}"
+
+static const struct ls_stat *stat_of(const struct ls_stats *st, const char *key)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (!strcmp(st->v[i].key, key))
+			return &st->v[i];
+	return NULL;
+}
+
+/* --by cgroup records: each lock's cgroups read, summed over its
+ * instances and its class, compared only when asked (compare --by
+ * cgroup), checked. */
+static void test_reader_cgroups(void **state)
+{
+	char *s = doc(
+		",\"exit_status\":0",
+		"{\"name\":\"m [ffff888100a0b0c0]\",\"kind\":\"mutex\","
+		"\"contentions\":4,\"total_ns\":40,\"spin_ns\":0,"
+		"\"sleep_ns\":40,\"max_ns\":9,\"spin_won\":0,"
+		"\"spin_failed\":0,\"gave_up\":0,\"begins\":4,"
+		"\"peak_waiters\":1,\"cgroups\":[" CG("/a", "3", "30") "," CG(
+			"/b", "1",
+			"10") "]},"
+			      "{\"name\":\"m#2\",\"kind\":\"mutex\","
+			      "\"contentions\":2,\"total_ns\":20,\"spin_"
+			      "ns\":0,\"sleep_ns\":20,\"max_ns\":9,"
+			      "\"spin_won\":0,\"spin_failed\":0,"
+			      "\"gave_up\":0,\"begins\":2,\"peak_"
+			      "waiters\":1,\"cgroups\":[" CG("/a", "2",
+							     "20") "]}");
+	char *plain = doc(",\"exit_status\":0", LOCK("m", "mutex", "2"));
+	char *bad = doc(",\"exit_status\":0",
+			"{\"name\":\"m\",\"kind\":\"mutex\",\"contentions\":4,"
+			"\"total_ns\":40,\"spin_ns\":0,\"sleep_ns\":40,"
+			"\"max_ns\":9,\"spin_won\":0,\"spin_failed\":0,"
+			"\"gave_up\":0,\"begins\":4,\"peak_waiters\":1,"
+			"\"cgroups\":[" CG("/a", "-3", "30") "]}");
+	struct ls_stats st = {0};
+	const struct ls_stat *x;
+	struct ls_rec r;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ls_rec_parse(s, strlen(s), &r, err, sizeof(err)), 0);
+	assert_true(r.totals.has_cgroups);
+	/* "m" (its address stripped) and "m#2": two locks until folded */
+	assert_int_equal(r.totals.ncgs, 3);
+	assert_string_equal(r.totals.cgs[0].lock, "m");
+	assert_string_equal(r.totals.cgs[0].path, "/a");
+	assert_int_equal(r.totals.cgs[0].waits, 3);
+	/* without --by cgroup, no cgroup metric */
+	assert_int_equal(ls_snap_stats(&r.totals, &st), 0);
+	for (size_t i = 0; i < st.n; i++)
+		assert_null(strstr(st.v[i].key, "cgroup["));
+	ls_stats_free(&st);
+	ls_rec_fold_classes(&r);
+	assert_int_equal(r.totals.ncgs, 2);
+	r.totals.by_cgroup = 1;
+	assert_int_equal(ls_snap_stats(&r.totals, &st), 0);
+	x = stat_of(&st, "lockscope.m(mutex).cgroup[/a].waits");
+	assert_non_null(x);
+	assert_true(x->v == 5 && x->events == 5);
+	assert_string_equal(x->lock, "m");
+	assert_int_equal(x->kind, LS_KIND_MUTEX);
+	x = stat_of(&st, "lockscope.m(mutex).cgroup[/a].wait_time.total.ms");
+	assert_non_null(x);
+	assert_true(x->v == 50e-6);
+	x = stat_of(&st, "lockscope.m(mutex).cgroup[/b].waits");
+	assert_non_null(x);
+	assert_true(x->v == 1);
+	ls_stats_free(&st);
+	ls_rec_free(&r);
+	assert_int_equal(
+		ls_rec_parse(plain, strlen(plain), &r, err, sizeof(err)), 0);
+	assert_false(r.totals.has_cgroups);
+	ls_rec_free(&r);
+	expect_error(bad, "totals.locks[0].cgroups[0].waits: missing or not a "
+			  "non-negative integer");
+	free(s);
+	free(plain);
 	free(bad);
 }
 
@@ -666,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_reader_unsafe_text),
 		cmocka_unit_test(test_reader_classes),
 		cmocka_unit_test(test_reader_holder),
+		cmocka_unit_test(test_reader_cgroups),
 		cmocka_unit_test(test_lock_id_and_numbers),
 		cmocka_unit_test_setup_teardown(test_json_round_trip, setup,
 						teardown),

@@ -615,6 +615,78 @@ static void detail_text(void **state)
 	ls_snap_free(&d);
 }
 
+static void cgrow(struct ls_snapshot *s, uint32_t role, uint64_t cgid,
+		  uint64_t n, uint64_t ns, const char *path)
+{
+	struct ls_cgrow r = {
+		.key = {0x1000, LS_KIND_MUTEX, 0}, .role = role, .cgid = cgid};
+
+	r.v.waits = role == LS_CG_WAITER ? n : 0;
+	r.v.begins = role == LS_CG_HOLDER ? n : 0;
+	r.v.wait_ns = ns;
+	r.v.max_ns = ns ? MS : 0;
+	snprintf(r.path, sizeof(r.path), "%s", path);
+	assert_int_equal(ls_snap_add_cgrow(s, &r), 0);
+}
+
+/* top --by cgroup: the detail page lists the interval's waiters and
+ * holders by cgroup, as rates like the rows; nothing without it. */
+static void detail_cgroups(void **state)
+{
+	struct ls_snapshot cur, d;
+	struct ls_top t;
+	struct ls_top_frame fr = {.secs = 2, .stack_every = 64};
+	char *text, *a, *b;
+
+	(void)state;
+	fill(&cur);
+	fill(&d);
+	ls_top_init(&t, LS_SORT_TOTAL, 1.0);
+	t.detail = (struct ls_lock_key){0x1000, LS_KIND_MUTEX, 0};
+	fr.delta = &d;
+	fr.cur = &cur;
+	text = detail(&t, &fr, NULL);
+	assert_null(strstr(text, "cgroup"));
+	free(text);
+
+	cur.by_cgroup = d.by_cgroup = 1;
+	cgrow(&d, LS_CG_WAITER, 7, 3172, 2 * MS, "/b");
+	cgrow(&d, LS_CG_WAITER, 5, 10000, 40 * MS, "/a");
+	cgrow(&d, LS_CG_HOLDER, 5, 5000, 0, "/a");
+	qsort(d.cgrows, d.ncgrows, sizeof(*d.cgrows), ls_cgrow_cmp);
+	text = detail(&t, &fr, NULL);
+	assert_non_null(strstr(text, "waits by waiter cgroup (2 cgroups, last "
+				     "interval):\n"));
+	/* 2 s: 10000 waits are 5000/s, 40 ms of wait 20 ms/s; the share is
+	 * of the waits with a cgroup (13172) */
+	a = strstr(text, "  /a                                     "
+			 "        5000   75.9%     20.00\n");
+	b = strstr(text, "  /b                                     "
+			 "        1586   24.1%      1.00\n");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(a < b); /* most wait time first */
+	/* holders: the share is of all waits begun (13173) */
+	assert_non_null(strstr(text, "  /a                                     "
+				     "        2500   38.0%\n"));
+	assert_non_null(strstr(text, "waits begun by holder cgroup (1 cgroup, "
+				     "last interval):\n"));
+	for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
+		if (strlen(l) > 80)
+			fail_msg("%zu columns: %s", strlen(l), l);
+	free(text);
+
+	/* a lock without waits this interval says so */
+	d.nrows = 0;
+	text = detail(&t, &fr, NULL);
+	assert_non_null(
+		strstr(text, "waits by cgroup: none in the last interval\n"));
+	free(text);
+	ls_top_free(&t);
+	ls_snap_free(&cur);
+	ls_snap_free(&d);
+}
+
 static void owner_words(void **state)
 {
 	struct ls_owner o;
@@ -671,6 +743,7 @@ int main(void)
 		cmocka_unit_test(header_text),
 		cmocka_unit_test(cost_needs_runs),
 		cmocka_unit_test(detail_text),
+		cmocka_unit_test(detail_cgroups),
 		cmocka_unit_test(owner_words),
 		cmocka_unit_test(hist_width),
 	};
