@@ -22,21 +22,6 @@ static int cmp_cg(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-static int get_u64(struct ls_rd *rd, struct json_object *o, const char *path,
-		   const char *key, uint64_t *out)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) < 0)
-		return ls_rd_bad(rd,
-				 "%s.%s: missing or not a non-negative integer",
-				 path, key);
-	*out = json_object_get_uint64(v);
-	return 0;
-}
-
 int ls_rec_read_cgroups(struct ls_rd *rd, struct json_object *lock,
 			const char *path, const struct ls_rec_lock *l,
 			struct ls_rec_snap *s)
@@ -85,9 +70,9 @@ int ls_rec_read_cgroups(struct ls_rd *rd, struct json_object *lock,
 		memcpy(c->path, cg, strlen(cg) + 1);
 		memcpy(c->lock, l->name, sizeof(c->lock));
 		c->kind = l->kind;
-		err = get_u64(rd, o, p, "waits", &c->waits);
+		err = ls_rd_u64(rd, o, p, "waits", &c->waits);
 		if (!err)
-			err = get_u64(rd, o, p, "wait_ns", &c->wait_ns);
+			err = ls_rd_u64(rd, o, p, "wait_ns", &c->wait_ns);
 		if (err)
 			return err;
 		s->ncgs++;

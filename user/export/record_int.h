@@ -37,6 +37,10 @@ void ls_rec_cgroups_free(struct ls_rec_snap *s);
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The non-negative integer @key of object @o (at @path, for the reason)
+ * into @out; 0 or -EINVAL. */
+int ls_rd_u64(struct ls_rd *rd, struct json_object *o, const char *path,
+	      const char *key, uint64_t *out);
 /* "mutex@f [ffff8881...]" (written with --addr) -> "mutex@f" */
 void ls_rd_strip_addr(char *name);
 /* A kind as written ("rwsem:W") into enum ls_kind; 0 or -EINVAL. */

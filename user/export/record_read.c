@@ -46,8 +46,8 @@ static struct json_object *member(struct ls_rd *rd, struct json_object *o,
 	return v;
 }
 
-static int get_u64(struct ls_rd *rd, struct json_object *o, const char *path,
-		   const char *key, uint64_t *out)
+int ls_rd_u64(struct ls_rd *rd, struct json_object *o, const char *path,
+	      const char *key, uint64_t *out)
 {
 	struct json_object *v;
 
@@ -61,14 +61,14 @@ static int get_u64(struct ls_rd *rd, struct json_object *o, const char *path,
 	return 0;
 }
 
-/* Like get_u64, but a missing key reads as 0. */
+/* Like ls_rd_u64, but a missing key reads as 0. */
 static int opt_u64(struct ls_rd *rd, struct json_object *o, const char *path,
 		   const char *key, uint64_t *out)
 {
 	*out = 0;
 	if (!json_object_object_get_ex(o, key, NULL))
 		return 0;
-	return get_u64(rd, o, path, key, out);
+	return ls_rd_u64(rd, o, path, key, out);
 }
 
 static int get_secs(struct ls_rd *rd, struct json_object *o, const char *path,
@@ -243,8 +243,8 @@ static int read_lock(struct ls_rd *rd, struct json_object *o, const char *path,
 						 json_object_get_string(v)));
 	}
 	for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); i++) {
-		err = get_u64(rd, o, path, fields[i].key,
-			      (uint64_t *)((char *)l + fields[i].off));
+		err = ls_rd_u64(rd, o, path, fields[i].key,
+				(uint64_t *)((char *)l + fields[i].off));
 		if (err)
 			return err;
 	}
@@ -323,7 +323,7 @@ static int read_sampler(struct ls_rd *rd, struct json_object *snap,
 	smp = member(rd, snap, path, "sampler", json_type_object, &err);
 	if (!smp)
 		return err;
-	err = get_u64(rd, smp, p, "samples", &s->samples);
+	err = ls_rd_u64(rd, smp, p, "samples", &s->samples);
 	if (err)
 		return err;
 	funcs = member(rd, smp, p, "spin_functions", json_type_array, &err);
@@ -356,7 +356,7 @@ static int read_sampler(struct ls_rd *rd, struct json_object *snap,
 				fp);
 		snprintf(sp->fn, sizeof(sp->fn), "%s",
 			 json_object_get_string(v));
-		err = get_u64(rd, f, fp, "samples", &sp->samples);
+		err = ls_rd_u64(rd, f, fp, "samples", &sp->samples);
 		if (err)
 			return err;
 		if (sp->samples > s->samples)
@@ -436,7 +436,7 @@ static int read_run(struct ls_rd *rd, struct json_object *root,
 		return err;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", json_object_get_string(v));
 	ls_text_make_safe(r->kernel);
-	err = get_u64(rd, run, "run", "cpus", &u);
+	err = ls_rd_u64(rd, run, "run", "cpus", &u);
 	if (err)
 		return err;
 	if (!u || u > 1U << 20)
@@ -458,7 +458,7 @@ static int read_run(struct ls_rd *rd, struct json_object *root,
 		r->has_command = 1;
 		join_argv(v, r->command, sizeof(r->command));
 		ls_text_make_safe(r->command);
-		err = get_u64(rd, run, "run", "exit_status", &u);
+		err = ls_rd_u64(rd, run, "run", "exit_status", &u);
 		if (err)
 			return err;
 		if (u > 255)
