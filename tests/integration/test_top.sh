@@ -18,6 +18,7 @@ cap() { T capture-pane -p -t "$1"; }
 cleanup() {
 	T kill-server 2>/dev/null
 	[ -n "${load:-}" ] && kill "$load" 2>/dev/null && wait "$load" 2>/dev/null
+	[ -n "${pipe:-}" ] && kill "$pipe" 2>/dev/null && wait "$pipe" 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -118,6 +119,10 @@ fi
 
 # --- sorting: pause on a frame with the genl mutex, so that every order,
 # the filter and the lock's page come from the same interval ------------
+# On a quiet machine the genl mutex is often the only lock of an interval:
+# a pipe mutex contends beside it for a few seconds (one writer, one reader)
+"$W/pipe_hammer" 1 6 >/dev/null 2>&1 &
+pipe=$!
 paused=no
 for _ in $(seq 10); do
 	# a frame where the genl mutex was contended (CONT/s of 100 or more)
