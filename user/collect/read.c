@@ -101,6 +101,61 @@ static int add_lock(struct ls_collector *c, const void *k, const void *v,
 	return 0;
 }
 
+/*
+ * A refreshing read (the snapshot holds this collector's rows from an
+ * earlier read): a lock whose entry is byte for byte what the row holds
+ * keeps its row, name, callers and holders untouched; a changed one takes
+ * the new entry and histograms, and its callers and holders are read again
+ * (they change only with its waits).  Every read still walks the whole
+ * map in the kernel, but user space works on the changed locks only.
+ */
+static int refresh_lock(struct ls_collector *c, const void *k, const void *v,
+			void *arg)
+{
+	struct ls_snapshot *s = arg;
+	struct ls_row *r;
+
+	if (s->kidx_n != s->nrows)
+		ls_snap_index(s);
+	r = ls_snap_find(s, k);
+	if (!r)
+		return add_lock(c, k, v, arg);
+	r->seen = s->gen;
+	if (!memcmp(&r->st, v, sizeof(r->st)))
+		return 0;
+	memcpy(&r->st, v, sizeof(r->st));
+	ls_hists_copy(c, r->st.slot, &r->hi);
+	r->changed = s->gen;
+	r->ncallers = r->nhsites = r->nhpairs = r->nhtids = 0;
+	r->caller_samples = r->caller_wait_ns = 0;
+	r->hold_sampled_ns = r->hold_sampled = 0;
+	return 0;
+}
+
+/* Drop the rows of locks the read did not find (forgotten). */
+static void refresh_sweep(struct ls_snapshot *s)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].seen == s->gen) {
+			if (keep != i)
+				s->rows[keep] = s->rows[i];
+			keep++;
+		}
+	if (keep != s->nrows) {
+		s->nrows = keep;
+		s->kidx_n = 0;
+	}
+}
+
+/* Callers and holders are added to the rows the read changed (all rows of
+ * a full read). */
+static int read_changed(const struct ls_snapshot *s, const struct ls_row *r)
+{
+	return r && r->changed == s->gen;
+}
+
 static int add_osq(struct ls_collector *c, const void *k, const void *v,
 		   void *arg)
 {
@@ -140,7 +195,7 @@ static int add_caller(struct ls_collector *c, const void *k, const void *v,
 	struct ls_row *r = ls_snap_find(s, &lk);
 	const struct ls_caller_val *cv = v;
 
-	if (r) {
+	if (read_changed(s, r)) {
 		ls_row_add_caller(r, resolve_stack(c, ck->stack_id), cv->count);
 		r->caller_wait_ns += cv->wait_ns;
 	}
@@ -160,7 +215,7 @@ static int add_holder(struct ls_collector *c, const void *k, const void *v,
 	struct ls_lock_key lk = {.addr = hk->addr, .kind = hk->kind};
 	struct ls_row *r = ls_snap_find(s, &lk);
 
-	if (r)
+	if (read_changed(s, r))
 		ls_row_add_holder(r, resolve_stack(c, hk->holder_site),
 				  hk->waiter_site == LS_SITE_UNSAMPLED
 					  ? NULL
@@ -283,12 +338,19 @@ static void read_prog_stats(struct ls_collector *c, struct ls_snapshot *s)
 	s->loss[LS_LOSS_RECURSION] = misses;
 }
 
-int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
+static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 {
+	int refresh = s->live == c && !c->o.by_class;
 	struct timespec ts;
 	int err;
 
-	ls_snap_clear(s);
+	if (refresh) {
+		ls_snap_clear_lists(s);
+		ls_snap_index(s); /* its rows may have been sorted since */
+	} else {
+		ls_snap_clear(s);
+	}
+	s->gen++;
 	c->reads++;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->mono_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
@@ -323,10 +385,14 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	if (!err)
 		err = ls_read_hash(c, c->skel->maps.lock_stats,
 				   sizeof(struct ls_lock_key),
-				   sizeof(struct ls_lock_stats), add_lock, s);
+				   sizeof(struct ls_lock_stats),
+				   refresh ? refresh_lock : add_lock, s);
 	if (err)
 		return err;
-	ls_snap_index(s);
+	if (refresh)
+		refresh_sweep(s);
+	if (s->kidx_n != s->nrows)
+		ls_snap_index(s);
 	ls_forget_mark(c, s);
 	c->nraw = 0;
 	err = ls_read_hash(c, c->skel->maps.lock_callers,
@@ -346,6 +412,8 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 	if (err)
 		return err;
 	for (size_t i = 0; i < s->nrows; i++) {
+		if (!read_changed(s, &s->rows[i]))
+			continue; /* named when it last changed */
 		ls_names_row(c, &s->rows[i]);
 		ls_name_row(c->have_ks ? &c->ks : NULL, &s->rows[i], &c->inst,
 			    c->o.with_addr);
@@ -372,4 +440,14 @@ int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
 		return ls_snap_fold_class(s);
 	}
 	return 0;
+}
+
+int ls_collector_read(struct ls_collector *c, struct ls_snapshot *s)
+{
+	int err = read_maps(c, s);
+
+	/* rows of locks (not of classes) read whole: the next read may
+	 * refresh them in place; a failed read leaves them half done */
+	s->live = !err && !c->o.by_class ? c : NULL;
+	return err;
 }

@@ -149,10 +149,14 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 	size_t keep = 0;
 	int err;
 
-	if (!prev)
-		return ls_snap_copy(out, cur);
+	if (!prev) {
+		err = ls_snap_copy(out, cur);
+		out->live = NULL;
+		return err;
+	}
 	/* rows are copied one by one below, only those that changed */
 	err = ls_snap_copy_meta(out, cur);
+	out->live = NULL; /* an interval's rows: nothing to refresh */
 	if (!err)
 		err = ls_snap_reserve((void **)&out->rows, &out->cap,
 				      cur->nrows, sizeof(*out->rows));
@@ -199,7 +203,10 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		struct ls_lock_stats d;
 		struct ls_lock_hists dh;
 
-		/* most rows of a big table did not change: skip them early */
+		/* most rows of a big table did not change: skip them early;
+		 * a refreshed snapshot says which rows its read changed */
+		if (cur->live && c->changed != cur->gen && c->st.waiters <= 0)
+			continue;
 		if (p && c->st.begins == p->st.begins &&
 		    c->st.contentions == p->st.contentions &&
 		    c->st.waiters <= 0 && c->st.osq_calls == p->st.osq_calls &&
@@ -222,8 +229,10 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		hists_delta(&c->hi, p ? &p->hi : NULL, &dh);
 		interval_extrema(&out->rows[keep], p, cur->epoch, &d, &dh);
 		for (unsigned m = 0; m < LS_HOLD_MODES; m++)
-			ls_hold_delta(&c->hold[m], p ? &p->hold[m] : NULL,
-				      &out->rows[keep].hold[m]);
+			if (c->hold[m].count) /* else zero, copied above */
+				ls_hold_delta(&c->hold[m],
+					      p ? &p->hold[m] : NULL,
+					      &out->rows[keep].hold[m]);
 		out->rows[keep].hi = dh;
 		out->rows[keep++].st = d;
 	}

@@ -127,6 +127,7 @@ int ls_snap_fold_class(struct ls_snapshot *s)
 	s->cap = s->nrows ? s->nrows : 1;
 	s->nrows = n;
 	s->kidx_n = 0;
+	s->live = NULL; /* rows of classes, not of locks */
 	ls_snap_index(s);
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* hold.c - hold times (--hold) in the model: joined to the lock rows of
  * their address, interval deltas, averages and percentiles. */
+#include <string.h>
 #include "model/hist.h"
 #include "model/model.h"
 
@@ -16,7 +17,10 @@ size_t ls_snap_add_hold(struct ls_snapshot *s, const struct ls_hold_key *k,
 		struct ls_row *r = ls_snap_find(s, &key);
 
 		if (r) {
-			r->hold[k->mode] = *st;
+			if (memcmp(&r->hold[k->mode], st, sizeof(*st))) {
+				r->hold[k->mode] = *st;
+				r->changed = s->gen; /* new holds: in deltas */
+			}
 			rows++;
 		}
 	}

@@ -60,6 +60,23 @@ void ls_snap_index(struct ls_snapshot *s)
 	s->kidx_n = s->nrows;
 }
 
+void ls_snap_index_last(struct ls_snapshot *s)
+{
+	size_t i = s->nrows - 1, cap = s->kidx_cap, j;
+	uint64_t h;
+
+	if (!s->nrows || s->kidx_n != i || !cap || 2 * s->nrows > cap ||
+	    s->nrows >= UINT32_MAX) {
+		s->kidx_n = 0; /* index again before finding */
+		return;
+	}
+	h = key_hash(&s->rows[i].key);
+	for (j = h & (cap - 1); s->kidx[j]; j = (j + 1) & (cap - 1))
+		;
+	s->kidx[j] = (h & 0xffffffff00000000ULL) | (uint64_t)(i + 1);
+	s->kidx_n = s->nrows;
+}
+
 struct ls_row *ls_snap_find(const struct ls_snapshot *s,
 			    const struct ls_lock_key *key)
 {

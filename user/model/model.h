@@ -83,6 +83,9 @@ struct ls_row {
 	/* --hold: hold times of the lock at this address (every row of it),
 	 * by enum ls_hold_mode; zero without --hold */
 	struct ls_hold_stats hold[LS_HOLD_MODES];
+	/* the snapshot's gen when the row was added or last changed, and
+	 * when a refreshing read last found its lock (collect/read.c) */
+	uint64_t changed, seen;
 };
 
 /* A task waiting on a sleeping lock now (from the BPF task_state map). */
@@ -167,6 +170,12 @@ struct ls_snapshot {
 	 * of two), valid while kidx_n == nrows; rows stay where they are */
 	uint64_t *kidx;
 	size_t kidx_n, kidx_cap;
+	/* reads into this snapshot so far; live: the collector that may
+	 * refresh its rows in place (NULL for deltas, folds and copies that
+	 * were changed): then a row whose changed is not gen holds what it
+	 * held before that read, and ls_snap_delta skips it */
+	uint64_t gen;
+	const void *live;
 };
 
 /* ---- the container (snapshot.c) --------------------------------------- */
@@ -174,6 +183,8 @@ void ls_snap_init(struct ls_snapshot *s);
 void ls_snap_free(struct ls_snapshot *s);
 /* Empty the rows and callers, keep allocations. */
 void ls_snap_clear(struct ls_snapshot *s);
+/* Empty everything but the rows: spin callers, waiting tasks, cgroup rows. */
+void ls_snap_clear_lists(struct ls_snapshot *s);
 int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus);
 /* Append a row for @key (zeroed stats); NULL on allocation failure. */
 struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
@@ -183,6 +194,9 @@ struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 int ls_key_cmp(const struct ls_lock_key *a, const struct ls_lock_key *b);
 /* Index the rows by key for ls_snap_find (rows are not moved). */
 void ls_snap_index(struct ls_snapshot *s);
+/* Index the row just appended, keeping a valid index valid (else the next
+ * ls_snap_index builds it again). */
+void ls_snap_index_last(struct ls_snapshot *s);
 struct ls_row *ls_snap_find(const struct ls_snapshot *s,
 			    const struct ls_lock_key *key);
 /* Add @samples for caller @fn to @row, keeping the top LS_ROW_CALLERS. */

@@ -29,6 +29,12 @@ void ls_snap_clear(struct ls_snapshot *s)
 {
 	s->nrows = 0;
 	s->kidx_n = 0;
+	s->live = NULL;
+	ls_snap_clear_lists(s);
+}
+
+void ls_snap_clear_lists(struct ls_snapshot *s)
+{
 	s->nspin_callers = 0;
 	s->nwaiting = 0;
 	s->ncgrows = 0;
@@ -69,7 +75,8 @@ struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 	r = &s->rows[s->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->key = *key;
-	s->kidx_n = 0; /* index again before finding */
+	r->changed = r->seen = s->gen;
+	ls_snap_index_last(s);
 	return r;
 }
 

@@ -111,12 +111,71 @@ static int cmp_rows(const void *a, const void *b)
 	return sort_rev ? -c : c;
 }
 
+struct sort_ent {
+	uint64_t v; /* sort_val, once per row */
+	size_t i;   /* the row's place before sorting */
+	const struct ls_row *r;
+};
+
+static int cmp_ents(const void *a, const void *b)
+{
+	const struct sort_ent *x = a, *y = b;
+
+	if (sort_key != LS_SORT_NAME && sort_key != LS_SORT_KIND &&
+	    sort_key != LS_SORT_CALLER && x->v != y->v)
+		return (x->v > y->v ? -1 : 1) * (sort_rev ? -1 : 1);
+	return cmp_rows(x->r, y->r);
+}
+
+/*
+ * Rows are kilobytes each: sort small entries (each row's sort value
+ * computed once), then move every row once along the permutation's
+ * cycles.  Sorting the rows themselves copied 10k rows of 3.8 KB through a
+ * merge buffer of their size on every frame of a big table.
+ */
 void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
 {
+	struct sort_ent *e;
+	struct ls_row *tmp;
+
 	sort_key = key;
 	sort_rev = reverse;
-	if (n)
+	if (n < 2)
+		return;
+	e = malloc(n * sizeof(*e));
+	tmp = malloc(sizeof(*tmp));
+	if (!e || !tmp) { /* sort in place, slower */
+		free(e);
+		free(tmp);
 		qsort(rows, n, sizeof(*rows), cmp_rows);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		e[i].v = sort_val(&rows[i]);
+		e[i].i = i;
+		e[i].r = &rows[i];
+	}
+	qsort(e, n, sizeof(*e), cmp_ents);
+	/* row k takes the row that was at e[k].i; a moved entry points at
+	 * itself */
+	for (size_t k = 0; k < n; k++) {
+		size_t j = k;
+
+		if (e[k].i == k)
+			continue;
+		*tmp = rows[k];
+		while (e[j].i != k) {
+			size_t from = e[j].i;
+
+			rows[j] = rows[from];
+			e[j].i = j;
+			j = from;
+		}
+		rows[j] = *tmp;
+		e[j].i = j;
+	}
+	free(tmp);
+	free(e);
 }
 
 int ls_row_match(const struct ls_row *r, const struct ls_filter *f)
