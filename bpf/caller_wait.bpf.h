@@ -25,8 +25,10 @@ static __always_inline void credit_caller_wait(const struct ls_wait *w,
 	ck.kind = w->kind;
 	ck.stack_id = (__s32)(w->stack_ref - 1);
 	cv = bpf_map_lookup_elem(&lock_callers, &ck);
-	if (cv)
+	if (cv) {
 		__sync_fetch_and_add(&cv->wait_ns, dur);
+		mark_dirty(&callers_dirty);
+	}
 }
 
 #endif

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * common.bpf.h - small helpers shared by the BPF objects (lockscope.bpf.c,
- * hold.bpf.c): per-CPU counter bumps, the log2 histogram slot, bounded
- * compare-and-swap maxima and minima, add-and-fetch, and their stand-ins
- * for kernels without atomic fetch (LS_NO_FETCH_ATOMICS).  Included after
- * vmlinux.h, the libbpf headers and lockscope.h.
+ * hold.bpf.c): per-CPU counter bumps, change flags, the log2 histogram slot,
+ * bounded compare-and-swap maxima and minima, add-and-fetch, and their
+ * stand-ins for kernels without atomic fetch (LS_NO_FETCH_ATOMICS).  Included
+ * after vmlinux.h, the libbpf headers and lockscope.h.
  */
 #ifndef LS_COMMON_BPF_H
 #define LS_COMMON_BPF_H
@@ -16,6 +16,14 @@ static __always_inline void bump(void *map, __u32 idx)
 
 	if (v)
 		*v += 1; /* per-CPU slot: no atomic needed */
+}
+
+/* Flag a change for user space (it clears the flag, then reads): stored
+ * only while clear, so the flag's cache line stays shared between CPUs. */
+static __always_inline void mark_dirty(__u32 *flag)
+{
+	if (!*(volatile __u32 *)flag)
+		*(volatile __u32 *)flag = 1;
 }
 
 /* 64-bit throughout and masked: older verifiers lose 32-bit bounds. */

@@ -208,13 +208,16 @@ static __always_inline void credit_site(struct ls_lock_stats *s,
 	v = bpf_map_lookup_elem(&holder_sites, &hk);
 	if (!v) {
 		if (!bpf_map_update_elem(&holder_sites, &hk, &init,
-					 BPF_NOEXIST))
+					 BPF_NOEXIST)) {
+			mark_dirty(&holders_dirty);
 			return;
+		}
 		v = bpf_map_lookup_elem(&holder_sites, &hk); /* lost a race */
 	}
 	if (v) {
 		__sync_fetch_and_add(&v->tenure_ns, t);
 		__sync_fetch_and_add(&v->count, 1);
+		mark_dirty(&holders_dirty);
 		return;
 	}
 	bump(&losses, LS_LOSS_HOLDER_MAP_FULL);

@@ -31,6 +31,10 @@ const volatile __u32 hold_on = 0;   /* --hold: fill hold_watch */
 
 /* Interval number, bumped by user space: scopes peak_waiters. */
 __u64 epoch = 0;
+/* Set when an entry of lock_callers or holder_sites changed, cleared by
+ * user space before it reads them: a read skips an unchanged map. */
+__u32 callers_dirty = 0;
+__u32 holders_dirty = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -263,6 +267,7 @@ static __always_inline __u32 sample_caller(void *ctx, struct ls_lock_key *k,
 		bump(&losses, LS_LOSS_CALLER_MAP_FULL);
 		return 0;
 	}
+	mark_dirty(&callers_dirty);
 	return (__u32)id + 1;
 }
 

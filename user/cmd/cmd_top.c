@@ -125,7 +125,8 @@ static int run_batch(struct top_run *r)
 		if (err)
 			break;
 		ls_snap_filter(&r->delta, &o->filter);
-		ls_rows_sort(r->delta.rows, r->delta.nrows, o->sort, 0);
+		ls_rows_sort_first(r->delta.rows, r->delta.nrows, o->sort, 0,
+				   o->nlocks);
 		ls_top_cost(cost, sizeof(cost), &r->fr);
 		ls_print_frame(stdout, &r->delta, r->fr.secs, o->nlocks,
 			       r->srcs, cost);

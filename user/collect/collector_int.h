@@ -48,6 +48,11 @@ struct ls_collector {
 	/* lock_callers as the last read saw it, and as marked (stacks.c) */
 	struct ls_raw_caller *raw, *mark;
 	size_t nraw, raw_cap, nmark;
+	/* holder_sites as the last walk saw it; sites_kept: raw and hraw are
+	 * still what the maps hold, sites_sorted: sorted by lock (sites.c) */
+	struct ls_raw_holder *hraw;
+	size_t nhraw, hraw_cap;
+	int sites_kept, sites_sorted;
 	uint64_t *pcpu;	   /* scratch for per-CPU values */
 	void *keys, *vals; /* batch scratch */
 	uint64_t epoch;
@@ -145,6 +150,16 @@ struct ls_raw_caller {
 	struct ls_caller_key k;
 	struct ls_caller_val v;
 };
+/* One holder_sites entry. */
+struct ls_raw_holder {
+	struct ls_holder_key k;
+	struct ls_holder_val v;
+};
+/* The callers and holder sites of the rows @s's read changed (sites.c):
+ * walked when the programs flagged a change, else the last walk's. */
+int ls_sites_read(struct ls_collector *c, struct ls_snapshot *s);
+/* The caller function of stack @id, resolved once (read.c). */
+const char *ls_resolve_stack(struct ls_collector *c, __s32 id);
 /* Keep an entry of lock_callers as read (stacks.c); 0 or -ENOMEM. */
 int ls_stacks_keep(struct ls_collector *c, const struct ls_caller_key *k,
 		   const struct ls_caller_val *v);

@@ -406,6 +406,7 @@ void ls_collector_stop(struct ls_collector *c)
 		free(c->stack_frames[i]);
 	free(c->stack_frames);
 	free(c->raw);
+	free(c->hraw);
 	free(c->mark);
 	free(c->pcpu);
 	free(c->keys);

@@ -149,8 +149,8 @@ static void refresh_sweep(struct ls_snapshot *s)
 	}
 }
 
-/* Callers and holders are added to the rows the read changed (all rows of
- * a full read). */
+/* Names, callers and holders are redone for the rows the read changed (all
+ * rows of a full read). */
 static int read_changed(const struct ls_snapshot *s, const struct ls_row *r)
 {
 	return r && r->changed == s->gen;
@@ -170,7 +170,7 @@ static int add_osq(struct ls_collector *c, const void *k, const void *v,
 	return 0;
 }
 
-static const char *resolve_stack(struct ls_collector *c, __s32 id)
+const char *ls_resolve_stack(struct ls_collector *c, __s32 id)
 {
 	uint64_t ips[LS_STACK_DEPTH] = {};
 	const char *fn;
@@ -186,53 +186,13 @@ static const char *resolve_stack(struct ls_collector *c, __s32 id)
 	return c->stack_caller[id];
 }
 
-static int add_caller(struct ls_collector *c, const void *k, const void *v,
-		      void *arg)
-{
-	const struct ls_caller_key *ck = k;
-	struct ls_snapshot *s = arg;
-	struct ls_lock_key lk = {.addr = ck->addr, .kind = ck->kind};
-	struct ls_row *r = ls_snap_find(s, &lk);
-	const struct ls_caller_val *cv = v;
-
-	if (read_changed(s, r)) {
-		ls_row_add_caller(r, resolve_stack(c, ck->stack_id), cv->count);
-		r->caller_wait_ns += cv->wait_ns;
-	}
-	if (ls_stacks_keep(c, ck, cv))
-		return -ENOMEM;
-	if (r && c->idle && c->idle[r - s->rows])
-		ls_forget_caller(c, ck);
-	return 0;
-}
-
-static int add_holder(struct ls_collector *c, const void *k, const void *v,
-		      void *arg)
-{
-	const struct ls_holder_key *hk = k;
-	const struct ls_holder_val *hv = v;
-	struct ls_snapshot *s = arg;
-	struct ls_lock_key lk = {.addr = hk->addr, .kind = hk->kind};
-	struct ls_row *r = ls_snap_find(s, &lk);
-
-	if (read_changed(s, r))
-		ls_row_add_holder(r, resolve_stack(c, hk->holder_site),
-				  hk->waiter_site == LS_SITE_UNSAMPLED
-					  ? NULL
-					  : resolve_stack(c, hk->waiter_site),
-				  hk->holder_tid, hv->tenure_ns, hv->count);
-	if (r && c->idle && c->idle[r - s->rows])
-		ls_forget_holder(c, hk);
-	return 0;
-}
-
 static int add_spin_caller(struct ls_collector *c, const void *k, const void *v,
 			   void *arg)
 {
 	const struct ls_spin_key *sk = k;
 
 	return ls_snap_add_spin_caller(arg, sk->func,
-				       resolve_stack(c, sk->stack_id),
+				       ls_resolve_stack(c, sk->stack_id),
 				       *(const __u64 *)v);
 }
 static int add_waiting(struct ls_collector *c, const void *k, const void *v,
@@ -394,18 +354,11 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 	if (s->kidx_n != s->nrows)
 		ls_snap_index(s);
 	ls_forget_mark(c, s);
-	c->nraw = 0;
-	err = ls_read_hash(c, c->skel->maps.lock_callers,
-			   sizeof(struct ls_caller_key),
-			   sizeof(struct ls_caller_val), add_caller, s);
+	err = ls_sites_read(c, s);
 	if (!err && c->osq_node_off)
 		err = ls_read_hash(c, c->skel->maps.osq_vcpu,
 				   sizeof(struct ls_lock_key),
 				   sizeof(struct ls_osq_vcpu), add_osq, s);
-	if (!err)
-		err = ls_read_hash(c, c->skel->maps.holder_sites,
-				   sizeof(struct ls_holder_key),
-				   sizeof(struct ls_holder_val), add_holder, s);
 	ls_forget_idle(c);
 	if (!err)
 		err = read_spin_callers(c, s);

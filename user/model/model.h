@@ -270,6 +270,10 @@ int ls_sort_parse(const char *s, enum ls_sort *out);
 /* Sort, descending for numbers (ascending for name and kind) unless @reverse.
  */
 void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse);
+/* The same order for the first @k rows only; the others follow them in no
+ * order (top -b prints the first few of a big table). */
+void ls_rows_sort_first(struct ls_row *rows, size_t n, enum ls_sort key,
+			int reverse, size_t k);
 
 struct ls_filter {
 	uint32_t kind_mask; /* 1 << kind; 0 = all */

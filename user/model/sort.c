@@ -127,6 +127,25 @@ static int cmp_ents(const void *a, const void *b)
 	return cmp_rows(x->r, y->r);
 }
 
+/* Entries of @n rows sorted by @key: NULL if out of memory. */
+static struct sort_ent *sorted_ents(const struct ls_row *rows, size_t n,
+				    enum ls_sort key, int reverse)
+{
+	struct sort_ent *e = malloc(n * sizeof(*e));
+
+	if (!e)
+		return NULL;
+	sort_key = key;
+	sort_rev = reverse;
+	for (size_t i = 0; i < n; i++) {
+		e[i].v = sort_val(&rows[i]);
+		e[i].i = i;
+		e[i].r = &rows[i];
+	}
+	qsort(e, n, sizeof(*e), cmp_ents);
+	return e;
+}
+
 /*
  * Rows are kilobytes each: sort small entries (each row's sort value
  * computed once), then move every row once along the permutation's
@@ -138,11 +157,11 @@ void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
 	struct sort_ent *e;
 	struct ls_row *tmp;
 
-	sort_key = key;
+	sort_key = key; /* cmp_rows, also when n < 2 is not sorted */
 	sort_rev = reverse;
 	if (n < 2)
 		return;
-	e = malloc(n * sizeof(*e));
+	e = sorted_ents(rows, n, key, reverse);
 	tmp = malloc(sizeof(*tmp));
 	if (!e || !tmp) { /* sort in place, slower */
 		free(e);
@@ -150,12 +169,6 @@ void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
 		qsort(rows, n, sizeof(*rows), cmp_rows);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		e[i].v = sort_val(&rows[i]);
-		e[i].i = i;
-		e[i].r = &rows[i];
-	}
-	qsort(e, n, sizeof(*e), cmp_ents);
 	/* row k takes the row that was at e[k].i; a moved entry points at
 	 * itself */
 	for (size_t k = 0; k < n; k++) {
@@ -175,6 +188,51 @@ void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
 		e[j].i = j;
 	}
 	free(tmp);
+	free(e);
+}
+
+void ls_rows_sort_first(struct ls_row *rows, size_t n, enum ls_sort key,
+			int reverse, size_t k)
+{
+	struct sort_ent *e;
+	size_t *at, *was; /* where row i is now; which row place p holds */
+	struct ls_row *tmp;
+
+	if (k >= n / 2) {
+		ls_rows_sort(rows, n, key, reverse);
+		return;
+	}
+	e = sorted_ents(rows, n, key, reverse);
+	at = malloc(n * sizeof(*at));
+	was = malloc(n * sizeof(*was));
+	tmp = malloc(sizeof(*tmp));
+	if (!e || !at || !was || !tmp) {
+		free(e);
+		free(at);
+		free(was);
+		free(tmp);
+		ls_rows_sort(rows, n, key, reverse);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		at[i] = was[i] = i;
+	/* swap the p-th row in order into place p, k swaps */
+	for (size_t p = 0; p < k; p++) {
+		size_t q = at[e[p].i], o = was[p];
+
+		if (q == p)
+			continue;
+		*tmp = rows[p];
+		rows[p] = rows[q];
+		rows[q] = *tmp;
+		at[o] = q;
+		was[q] = o;
+		at[e[p].i] = p;
+		was[p] = e[p].i;
+	}
+	free(tmp);
+	free(was);
+	free(at);
 	free(e);
 }
 
