@@ -118,7 +118,7 @@ static __always_inline void slow_drop(struct ls_probe_task *pt)
 	bump(&losses, LS_LOSS_PROBE_NESTED);
 	if (!probe_rows)
 		return;
-	s = bpf_map_lookup_elem(&lock_stats, &key);
+	s = stats_find(&key);
 	if (s)
 		__sync_fetch_and_add(&s->waiters, -1);
 }
@@ -161,8 +161,7 @@ static __always_inline int slow_exit(__u32 kind, __u32 rk, long ret)
 	key.addr = pt->slow_lock;
 	key.kind = kind;
 	/* a row exists since the entry: never insert one that was forgotten */
-	s = probe_rows ? bpf_map_lookup_elem(&lock_stats, &key)
-		       : stats_get(&key, NULL);
+	s = probe_rows ? stats_find(&key) : stats_get(&key, NULL);
 	if (s) {
 		__u64 spin = dur > pt->slow_tp_ns ? dur - pt->slow_tp_ns : 0;
 		struct ls_lock_hists *h = hists_of(s);
@@ -316,7 +315,7 @@ static __always_inline int osq_exit(int got)
 	if (pt->osq_outer) {
 		key.addr = pt->osq_outer;
 		key.kind = pt->osq_kind;
-		s = bpf_map_lookup_elem(&lock_stats, &key);
+		s = stats_find(&key);
 		if (s) {
 			__sync_fetch_and_add(&s->osq_spinners, -1);
 			__sync_fetch_and_add(&s->osq_ns, dur);

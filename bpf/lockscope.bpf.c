@@ -57,11 +57,12 @@ struct {
 	__type(value, struct ls_probe_task);
 } probe_state SEC(".maps");
 
+/* lock key -> its row in lock_rows (rows.bpf.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, LS_DEF_MAX_LOCKS);
 	__type(key, struct ls_lock_key);
-	__type(value, struct ls_lock_stats);
+	__type(value, __u32);
 } lock_stats SEC(".maps");
 
 struct {
@@ -94,21 +95,13 @@ struct {
 	__type(value, __u64);
 } spin_callers SEC(".maps");
 
-/* Template for new lock_stats entries: too big for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct ls_lock_stats);
-} stats_init SEC(".maps");
-
 /* mm_struct before 5.8 called its rwsem mmap_sem. */
 struct mm_struct___old {
 	struct rw_semaphore mmap_sem;
 } __attribute__((preserve_access_index));
 
 #include "common.bpf.h"
-#include "hists.bpf.h"
+#include "rows.bpf.h"
 #include "cgroup.bpf.h"
 
 /*
@@ -182,39 +175,48 @@ static __always_inline __u32 known_lock(__u64 lock)
 }
 
 /*
- * Find or create the lock's stats entry.  It may insert: callers are
+ * Find or create the lock's row.  It may create: callers are
  * contention_begin and the function probes, never contention_end.  NULL
- * when lock_stats is full (the wait's end counts that loss).  @fresh (may
- * be NULL): set when this call's insert created the entry.
+ * when lock_stats or lock_rows is full (the wait's end counts that loss).
+ * @fresh (may be NULL): set when this call created the lock's row.
  */
 static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k,
 						       int *fresh)
 {
-	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, k), *init;
-	__u32 zero = 0;
+	struct ls_lock_stats *s = stats_find(k);
+	struct ls_lock_row *row;
+	__u32 slot;
 
 	if (s)
 		return s;
-	/* Only these fields are ever written: the rest stays zero. */
-	init = bpf_map_lookup_elem(&stats_init, &zero);
-	if (!init)
+	slot = slot_take();
+	row = bpf_map_lookup_elem(&lock_rows, &slot);
+	if (!row) {
+		bump(&losses, LS_LOSS_ROWS_FULL);
 		return NULL;
-	init->min_ns = ~0ULL;
-	init->peak_epoch = epoch;
-	init->known = known_lock(k->addr);
-	init->slot = slot_take();
-	if (bpf_map_update_elem(&lock_stats, k, init, BPF_NOEXIST)) {
-		slot_give(init->slot); /* lost a race, or full */
+	}
+	if (bpf_map_update_elem(&lock_stats, k, &slot, BPF_NOEXIST)) {
+		slot_give(slot); /* lost a race, or full */
 	} else {
-		if (init->slot == LS_NO_SLOT)
-			bump(&losses, LS_LOSS_HIST_ROWS_FULL);
+		/* a zeroed row: only these fields start non-zero */
+		row->st.min_ns = ~0ULL;
+		row->st.peak_epoch = epoch;
+		row->st.known = known_lock(k->addr);
+		row->st.slot = slot;
+		row->key.kind = k->kind;
+		/* last: user space reads the rows that have an address (a
+		 * compiler barrier: BPF has no store-release before 6.x's
+		 * load-acquire/store-release instructions; x86 keeps stores in
+		 * order) */
+		asm volatile("" ::: "memory");
+		*(volatile __u64 *)&row->key.addr = k->addr;
 		if (fresh)
 			*fresh = 1;
 	}
 	if (hold_on) /* full: its holds go unmeasured, as without --hold */
 		bpf_map_update_elem(&hold_watch, &k->addr, &k->kind,
 				    BPF_NOEXIST);
-	return bpf_map_lookup_elem(&lock_stats, k);
+	return stats_find(k);
 }
 
 #include "ident.bpf.h"
@@ -295,7 +297,7 @@ static __always_inline int task_waits_on(__u32 tid, __u64 lock)
 static __always_inline void drop_waiter(struct ls_wait *w)
 {
 	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
-	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
+	struct ls_lock_stats *s = stats_find(&key);
 
 	if (s)
 		__sync_fetch_and_add(&s->waiters, -1);
@@ -361,7 +363,7 @@ static __always_inline struct ls_lock_stats *spin_failed(struct ls_wait *w,
 							 __u64 now)
 {
 	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
-	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
+	struct ls_lock_stats *s = stats_find(&key);
 
 	if (s) {
 		__u64 dt = now - w->phase_ns;
@@ -576,7 +578,7 @@ static __always_inline void record(void *ctx, struct ls_wait *w, __u64 now,
 				   long ret, __u32 tid)
 {
 	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
-	struct ls_lock_stats *s = bpf_map_lookup_elem(&lock_stats, &key);
+	struct ls_lock_stats *s = stats_find(&key);
 	__u64 dur = now - w->start_ns, dp = now - w->phase_ns;
 	struct ls_lock_hists *h;
 

@@ -124,9 +124,9 @@ enum ls_loss {
 	/* --hold: release of a watched lock whose acquire was not seen (held
 	 * at start) */
 	LS_LOSS_HOLD_UNMATCHED,
-	/* lock kept without histograms: every lock_hists row taken (rows of
-	 * forgotten locks come back a read later) */
-	LS_LOSS_HIST_ROWS_FULL,
+	/* lock not kept: every lock_rows row taken (rows of forgotten locks
+	 * come back a read later); its waits count as LS_LOSS_LOCK_MAP_FULL */
+	LS_LOSS_ROWS_FULL,
 	/* --by cgroup: wait (or its holder) not attributed to a cgroup:
 	 * lock_cgroups full, or the waiter changed cgroup while it waited */
 	LS_LOSS_CGROUP_MAP_FULL,
@@ -168,9 +168,9 @@ struct ls_lock_key {
 };
 
 /*
- * lock_stats value: one shared entry per lock, updated with atomics (a
- * per-CPU copy of this much state per lock would cost ncpus times the
- * memory).  Times in ns.
+ * One lock's counters, in its lock_rows row (ls_lock_row.st): shared by the
+ * CPUs, updated with atomics (a per-CPU copy of this much state per lock
+ * would cost ncpus times the memory).  Times in ns.
  */
 struct ls_lock_stats {
 	__u64 contentions; /* completed waits */
@@ -188,7 +188,7 @@ struct ls_lock_stats {
 	__u64 peak_epoch;   /* user space's interval number for peak_waiters */
 	__u64 peak_waiters_all; /* max of the gauge since start */
 	__u32 known;		/* enum ls_known */
-	__u32 slot;		/* its row in lock_hists, LS_NO_SLOT if none */
+	__u32 slot;		/* its row in lock_rows */
 	/* function probes (fentry/kprobe); zero where they are off */
 	__u64 osq_ns; /* time inside osq_lock() for this lock */
 	__u64 osq_calls;
@@ -227,14 +227,7 @@ struct ls_lock_stats {
 	__u32 holder_tid;
 };
 
-/*
- * lock_hists value: a lock's log2 histograms, off the hot entry so that a
- * read of lock_stats copies a quarter of the bytes.  lock_hists is an
- * mmapable array indexed by ls_lock_stats.slot: user space reads a row in
- * place when a view wants it, without a system call.  Slots come from
- * next_slot, then from free_ring once user space recycles the slots of
- * forgotten locks (bpf/hists.bpf.h).
- */
+/* A lock's log2 histograms. */
 struct ls_lock_hists {
 	__u64 hist[LS_HIST_SLOTS];	  /* whole waits */
 	__u64 hist_spin[LS_HIST_SLOTS];	  /* spin phases */
@@ -242,7 +235,31 @@ struct ls_lock_hists {
 	__u64 hist_tenure[LS_HIST_SLOTS]; /* holder tenures */
 };
 
-#define LS_NO_SLOT 0xffffffffU /* ls_lock_stats.slot: no histogram row */
+/*
+ * lock_rows value: one lock's figures.  lock_rows is an mmapable array:
+ * user space reads every row in place, without a system call or a walk of
+ * a hash, and compares it with what it read before (only changed locks
+ * cost it more).  lock_stats (hash: lock key -> row number) finds the row;
+ * st.slot is the row's own number.  The key is written last when a lock
+ * takes a row and cleared by user space when it forgets the lock: a row
+ * without an address is free (bpf/rows.bpf.h).
+ */
+struct ls_lock_row {
+	struct ls_lock_key key;
+	struct ls_lock_stats st;
+	struct ls_lock_hists hi;
+};
+
+#define LS_NO_SLOT 0xffffffffU /* no free row in lock_rows */
+
+/* spare_slot value, per CPU: a row taken for an entry that was not made,
+ * kept for the next one (as slot + 1; 0: none), and the rows this CPU
+ * handed out (counted in the compat build only: user space maps rows up
+ * to the highest, cpu + (taken - 1) * possible CPUs). */
+struct ls_slot_cpu {
+	__u32 spare;
+	__u32 taken;
+};
 
 /* lock_callers key: sampled caller stacks of a lock. */
 struct ls_caller_key {
@@ -527,6 +544,8 @@ _Static_assert(sizeof(struct ls_lock_stats) == (23 + 2 * LS_HOLDER_MAX + 7) * 8,
 	       "ls_lock_stats layout");
 _Static_assert(sizeof(struct ls_lock_hists) == 4 * LS_HIST_SLOTS * 8,
 	       "ls_lock_hists layout");
+/* mmapped rows are indexed by sizeof: the kernel rounds values up to 8 */
+_Static_assert(sizeof(struct ls_lock_row) % 8 == 0, "ls_lock_row layout");
 _Static_assert(sizeof(struct ls_holder_key) == 24, "ls_holder_key layout");
 _Static_assert(sizeof(struct ls_holder_val) == 16, "ls_holder_val layout");
 _Static_assert(LS_HOLDER_MAX <= 0xffff, "ls_wait.holder is 16 bits");

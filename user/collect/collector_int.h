@@ -69,10 +69,10 @@ struct ls_collector {
 	struct ls_holder_key *gone_holders;
 	size_t ngone_holders, gone_holders_cap;
 	uint64_t forgotten;
-	/* lock_hists mapped in place, its first hists_mapped slots; slots
-	 * of locks forgotten in this read, and in the one before (hists.c) */
-	struct ls_lock_hists *hists;
-	size_t hists_mapped;
+	/* lock_rows mapped in place, its first rows_mapped rows; rows of
+	 * locks forgotten in this read, and in the one before (rows.c) */
+	struct ls_lock_row *rows;
+	size_t rows_mapped;
 	uint32_t *slots_gone, *slots_wait;
 	size_t nslots_gone, nslots_wait;
 	/* spin_callers as last read, and the spin sample count then */
@@ -98,16 +98,20 @@ struct ls_collector {
 };
 
 /*
- * Histograms (hists.c): map lock_hists as far as slots are in use, before
- * a read; copy the row of @slot (zeros for LS_NO_SLOT); note the slot of a
- * forgotten lock; hand back the slots noted a read ago; unmap.
+ * Rows (rows.c): call @fn with the key and counters of every lock in
+ * lock_rows (mapped in place); copy the histograms of row @slot; note the
+ * row of a forgotten lock (its key cleared at once); hand back the rows
+ * noted a read ago; unmap.
  */
-int ls_hists_begin_read(struct ls_collector *c);
+int ls_rows_read(struct ls_collector *c,
+		 int (*fn)(struct ls_collector *, const void *, const void *,
+			   void *),
+		 void *arg);
 void ls_hists_copy(struct ls_collector *c, uint32_t slot,
 		   struct ls_lock_hists *out);
-void ls_hists_forget(struct ls_collector *c, uint32_t slot);
-void ls_hists_recycle(struct ls_collector *c);
-void ls_hists_free(struct ls_collector *c);
+void ls_rows_forget(struct ls_collector *c, uint32_t slot);
+void ls_rows_recycle(struct ls_collector *c);
+void ls_rows_free(struct ls_collector *c);
 /* The skeletons opened over build @b of their objects (objects.c); NULL
  * and errno on failure. */
 struct hold_bpf;

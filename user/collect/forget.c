@@ -77,24 +77,24 @@ void ls_forget_idle(struct ls_collector *c)
 	int fd_c = bpf_map__fd(c->skel->maps.lock_callers);
 	int fd_h = bpf_map__fd(c->skel->maps.holder_sites);
 	int fd_i = bpf_map__fd(c->skel->maps.lock_ident);
-	struct ls_lock_stats *v = c->vals;
+	__u32 slot;
 	int fd_o = bpf_map__fd(c->skel->maps.osq_vcpu);
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 n;
 
-	/* One at a time, value and all: its histogram row goes back with the
-	 * slot of the entry deleted, even one a begin made since the read. */
+	/* One at a time, with its value: the row goes back with the entry
+	 * deleted, even one a begin made since the read. */
 	for (size_t i = 0; i < c->ngone_locks; i++) {
 		const struct ls_lock_key *k = &c->gone_locks[i];
-		int err = bpf_map_lookup_and_delete_elem(fd_l, k, v);
+		int err = bpf_map_lookup_and_delete_elem(fd_l, k, &slot);
 
 		if (err && errno != ENOENT) { /* hash maps before 5.14 */
-			err = bpf_map_lookup_elem(fd_l, k, v);
+			err = bpf_map_lookup_elem(fd_l, k, &slot);
 			if (!err)
 				err = bpf_map_delete_elem(fd_l, k);
 		}
 		if (!err)
-			ls_hists_forget(c, v->slot);
+			ls_rows_forget(c, slot);
 	}
 	/* the address may be reused by another object: its name goes too */
 	for (size_t i = 0; i < c->ngone_locks; i++) {
@@ -103,7 +103,7 @@ void ls_forget_idle(struct ls_collector *c)
 		ls_names_forget(c, &c->gone_locks[i]);
 	}
 	c->forgotten += c->ngone_locks;
-	ls_hists_recycle(c);
+	ls_rows_recycle(c);
 	n = (__u32)c->ngone_callers;
 	if (n && bpf_map_delete_batch(fd_c, c->gone_callers, &n, &opts))
 		for (size_t i = n; i < c->ngone_callers; i++)

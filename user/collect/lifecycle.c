@@ -55,8 +55,8 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	bpf_map__set_max_entries(skel->maps.holder_sites, o->max_callers);
 	bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks);
 	bpf_map__set_max_entries(skel->maps.lock_ident, o->max_locks);
-	bpf_map__set_max_entries(skel->maps.lock_hists, o->max_locks);
-	bpf_map__set_max_entries(skel->maps.free_ring, o->max_locks);
+	bpf_map__set_max_entries(skel->maps.lock_rows, o->max_locks);
+	bpf_map__set_max_entries(skel->maps.free_rows, o->max_locks);
 	skel->rodata->max_slots = o->max_locks;
 	skel->rodata->slot_stride =
 		c->ncpus_possible > 0 ? (__u32)c->ncpus_possible : 1;
@@ -416,7 +416,7 @@ void ls_collector_stop(struct ls_collector *c)
 	free(c->gone_callers);
 	free(c->gone_holders);
 	free(c->spin_cache);
-	ls_hists_free(c);
+	ls_rows_free(c);
 	ls_names_free(c);
 	ls_kernel_btf_free();
 	free(c);

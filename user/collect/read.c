@@ -341,12 +341,7 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 				s->cpu_spin[cpu] += c->pcpu[cpu];
 		}
 	}
-	err = ls_hists_begin_read(c);
-	if (!err)
-		err = ls_read_hash(c, c->skel->maps.lock_stats,
-				   sizeof(struct ls_lock_key),
-				   sizeof(struct ls_lock_stats),
-				   refresh ? refresh_lock : add_lock, s);
+	err = ls_rows_read(c, refresh ? refresh_lock : add_lock, s);
 	if (err)
 		return err;
 	if (refresh)

@@ -73,7 +73,7 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_HOLD_DEPTH] = "hold: too many held",
 	[LS_LOSS_HOLD_MAP_FULL] = "hold: map full",
 	[LS_LOSS_HOLD_UNMATCHED] = "hold: release without acquire",
-	[LS_LOSS_HIST_ROWS_FULL] = "histogram rows full",
+	[LS_LOSS_ROWS_FULL] = "lock rows full",
 	[LS_LOSS_CGROUP_MAP_FULL] = "cgroup map full",
 	[LS_LOSS_OSQ_MAP_FULL] = "osq vcpu map full",
 };
@@ -93,13 +93,13 @@ static const char *const loss_hints[LS_LOSS_MAX] = {
 	[LS_LOSS_CALLER_MAP_FULL] = "caller table full: raise --max-callers",
 	[LS_LOSS_SAMPLE_MAP_FULL] = "caller table full: raise --max-callers",
 	[LS_LOSS_HOLDER_MAP_FULL] = "holder table full: raise --max-callers",
-	[LS_LOSS_HIST_ROWS_FULL] = "histogram rows full: raise --max-locks",
+	[LS_LOSS_ROWS_FULL] = "lock rows full: raise --max-locks",
 };
 
 /* In this order: a lost wait before a lost name before a lost caller. */
 static const unsigned hint_order[] = {
 	LS_LOSS_LOCK_MAP_FULL,	 LS_LOSS_TASK_MAP_FULL,
-	LS_LOSS_IDENT_MAP_FULL,	 LS_LOSS_HIST_ROWS_FULL,
+	LS_LOSS_IDENT_MAP_FULL,	 LS_LOSS_ROWS_FULL,
 	LS_LOSS_HOLD_MAP_FULL,	 LS_LOSS_CALLER_MAP_FULL,
 	LS_LOSS_SAMPLE_MAP_FULL, LS_LOSS_HOLDER_MAP_FULL,
 };

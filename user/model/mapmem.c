@@ -53,12 +53,12 @@ uint64_t ls_mapmem_stack(uint64_t entries, uint32_t value_size)
 	       8ULL * pow2_at_least(entries);
 }
 
-uint64_t ls_mapmem_hists(uint64_t entries)
+uint64_t ls_mapmem_rows(uint64_t entries)
 {
-	/* lock_hists, mmapable: its values page-aligned; free_ring: an
-	 * array of slot numbers, each value rounded up to 8 bytes */
-	return ((entries * sizeof(struct ls_lock_hists) + 4095) & ~4095ULL) +
-	       entries * round8(sizeof(__u32));
+	/* lock_rows, mmapable: its values page-aligned; free_rows: a queue
+	 * of row numbers, one more element than its entries */
+	return ((entries * sizeof(struct ls_lock_row) + 4095) & ~4095ULL) +
+	       (entries + 1) * sizeof(__u32);
 }
 
 /* Per-CPU array: one copy of every value on each CPU. */
@@ -72,11 +72,11 @@ static uint64_t percpu_array(uint64_t entries, uint32_t value_size,
 static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		  uint64_t cost[4])
 {
-	/* lock_stats, its histograms, lock_ident (each lock's identity),
-	 * osq_vcpu */
+	/* lock_stats (key -> row), lock_rows, lock_ident (each lock's
+	 * identity), osq_vcpu */
 	cost[0] = ls_mapmem_hash(m->locks, sizeof(struct ls_lock_key),
-				 sizeof(struct ls_lock_stats), ncpus) +
-		  ls_mapmem_hists(m->locks) +
+				 sizeof(__u32), ncpus) +
+		  ls_mapmem_rows(m->locks) +
 		  ls_mapmem_hash(m->locks, sizeof(struct ls_lock_key),
 				 sizeof(struct ls_lock_ident), ncpus) +
 		  ls_mapmem_hash(m->locks, sizeof(struct ls_lock_key),

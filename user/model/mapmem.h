@@ -28,8 +28,8 @@ uint64_t ls_mapmem_hash(uint64_t entries, uint32_t key_size,
 			uint32_t value_size, unsigned ncpus);
 /* One BPF_MAP_TYPE_STACK_TRACE of @entries. */
 uint64_t ls_mapmem_stack(uint64_t entries, uint32_t value_size);
-/* lock_hists (mmapable array) and free_ring (array) for @entries locks */
-uint64_t ls_mapmem_hists(uint64_t entries);
+/* lock_rows (mmapable array) and free_rows (queue) for @entries locks */
+uint64_t ls_mapmem_rows(uint64_t entries);
 
 /*
  * 0 when @m fits in LS_MAPMEM_SHARE percent of @avail bytes; else -E2BIG

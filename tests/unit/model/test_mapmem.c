@@ -32,13 +32,14 @@ static void map_formulas(void **state)
 	/* 5 stacks of 128 bytes: bucket headers of 16, 8 pointers of 8 */
 	assert_int_equal(ls_mapmem_stack(5, 128), 144 * 5 + 8 * 8);
 	/* the lock table dominates; it grows linearly with --max-locks:
-	 * entries of 400 bytes, histograms of 1 KiB, page-aligned, and a
-	 * free-ring slot of 8 bytes each */
+	 * rows of 1376 bytes (key, counters, histograms), page-aligned, a
+	 * queue element of 4 bytes each, and hash entries of key -> row */
+	assert_int_equal(sizeof(struct ls_lock_row), 1376);
+	assert_int_equal(ls_mapmem_rows(3), 8192 + 4 * 4);
+	assert_int_equal(ls_mapmem_rows(16777216),
+			 16777216ULL * 1376 + 16777217ULL * 4);
 	assert_true(ls_mapmem_hash(16777216, sizeof(struct ls_lock_key),
-				   sizeof(struct ls_lock_stats), 2) > 6 * GIB);
-	assert_int_equal(ls_mapmem_hists(3), 4096 + 3 * 8);
-	assert_int_equal(ls_mapmem_hists(16777216),
-			 16ULL * GIB + 16777216ULL * 8);
+				   sizeof(__u32), 2) > GIB);
 }
 
 /* Each lock's identity (lock_ident) and its osq bail-outs' previous vCPU
@@ -56,18 +57,18 @@ static void ident_counted(void **state)
 	assert_int_equal(
 		b - a,
 		ls_mapmem_hash(2 * LS_DEF_MAX_LOCKS, sizeof(struct ls_lock_key),
-			       sizeof(struct ls_lock_stats), 2) -
+			       sizeof(__u32), 2) -
 			ls_mapmem_hash(LS_DEF_MAX_LOCKS,
 				       sizeof(struct ls_lock_key),
-				       sizeof(struct ls_lock_stats), 2) +
+				       sizeof(__u32), 2) +
 			ls_mapmem_hash(2 * LS_DEF_MAX_LOCKS,
 				       sizeof(struct ls_lock_key),
 				       sizeof(struct ls_lock_ident), 2) -
 			ls_mapmem_hash(LS_DEF_MAX_LOCKS,
 				       sizeof(struct ls_lock_key),
 				       sizeof(struct ls_lock_ident), 2) +
-			ls_mapmem_hists(2 * LS_DEF_MAX_LOCKS) -
-			ls_mapmem_hists(LS_DEF_MAX_LOCKS) +
+			ls_mapmem_rows(2 * LS_DEF_MAX_LOCKS) -
+			ls_mapmem_rows(LS_DEF_MAX_LOCKS) +
 			ls_mapmem_hash(2 * LS_DEF_MAX_LOCKS,
 				       sizeof(struct ls_lock_key),
 				       sizeof(struct ls_osq_vcpu), 2) -
