@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/cli.h"
+#include "model/mapmem.h"
 #include "cmd/numbers.h"
 #include "cmd/options.h"
 #include "util/log.h"
@@ -189,6 +190,7 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return parse_u32(p, name, arg, 0, 1U << 30,
 				 &o->col.stack_every);
 	case LS_OPT_MAX_LOCKS:
+		o->max_locks_set = 1;
 		return parse_u32(p, name, arg, 1, 1U << 24, &o->col.max_locks);
 	case LS_OPT_MAX_TASKS:
 		return parse_u32(p, name, arg, 1, 1U << 24, &o->col.max_tasks);
@@ -547,6 +549,23 @@ static int check_command(const struct ls_opts *o)
 	return 0;
 }
 
+/* Without --max-locks: as many locks as LS_MAPMEM_AUTO_PERMILLE of
+ * MemAvailable holds (model/mapmem.c), the default where it cannot be
+ * read. */
+static void auto_max_locks(struct ls_opts *o)
+{
+	struct ls_map_sizes m = {o->col.max_locks,   o->col.max_tasks,
+				 o->col.max_callers, o->col.max_stacks,
+				 o->col.hold,	     o->col.by_cgroup};
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t avail;
+
+	if (ls_mem_available("/proc/meminfo", &avail))
+		return;
+	o->col.max_locks = ls_mapmem_auto_locks(
+		&m, ncpus > 0 ? (unsigned)ncpus : 1, avail);
+}
+
 int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 {
 	struct argp_option opts[LS_OPT_MAX + 1];
@@ -605,5 +624,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 		o->nlocks = o->count;
 	if (o->cmd == LS_CMD_TOP && !o->forget_set)
 		o->col.forget = LS_DEF_FORGET;
+	if (!o->max_locks_set)
+		auto_max_locks(o);
 	return check_command(o);
 }

@@ -27,7 +27,8 @@ struct ls_opts {
 	uint32_t nlocks; /* hist: locks shown (-n); top -b: rows per frame */
 	uint32_t count;	 /* top: frames before exit (-n) */
 	int count_set;
-	int forget_set; /* --forget given */
+	int forget_set;	   /* --forget given */
+	int max_locks_set; /* --max-locks given (else sized from memory) */
 	enum ls_sort sort;
 	struct ls_filter filter;
 	char *lock_arg; /* -L as given */

@@ -15,8 +15,9 @@
 #include "cmd/run.h"
 
 /* The map sizes in force and what they preallocate, in one line. */
-static void print_map_sizes(const struct ls_collector_opts *c)
+static void print_map_sizes(const struct ls_opts *o)
 {
+	const struct ls_collector_opts *c = &o->col;
 	const struct ls_map_sizes m = {c->max_locks,   c->max_tasks,
 				       c->max_callers, c->max_stacks,
 				       c->hold,	       c->by_cgroup};
@@ -24,9 +25,14 @@ static void print_map_sizes(const struct ls_collector_opts *c)
 	uint64_t need, avail;
 
 	need = ls_mapmem_need(&m, ncpus > 0 ? (unsigned)ncpus : 1);
-	printf("map sizes: --max-locks %u --max-tasks %u --max-callers %u "
-	       "--max-stacks %u: %.1f MiB of kernel memory preallocated",
-	       c->max_locks, c->max_tasks, c->max_callers, c->max_stacks,
+	printf("map sizes: --max-locks %u", c->max_locks);
+	if (!o->max_locks_set)
+		printf(" (from memory: the most, up to %u, within %.1f%% of "
+		       "MemAvailable)",
+		       LS_AUTO_MAX_LOCKS, LS_MAPMEM_AUTO_PERMILLE / 10.0);
+	printf(" --max-tasks %u --max-callers %u --max-stacks %u: %.1f MiB "
+	       "of kernel memory preallocated",
+	       c->max_tasks, c->max_callers, c->max_stacks,
 	       (double)need / (1 << 20));
 	if (!ls_mem_available("/proc/meminfo", &avail) && avail)
 		printf(", %.1f%% of MemAvailable (refused above %d%%)",
@@ -150,7 +156,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 			       names[i].available ? "yes" : "no",
 			       names[i].reason);
 	}
-	print_map_sizes(&o->col);
+	print_map_sizes(o);
 	printf("lock text section: %s\n",
 	       ks.lock_text_start ? "found (callers skip it)" : "not found");
 	printf("\nspin functions for the sampler:\n");

@@ -198,7 +198,7 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  3},
 	 TOP | SERVE},
 	{{"max-locks", LS_OPT_MAX_LOCKS, "N", 0,
-	  "Lock table size (default 16384)", 3},
+	  "Lock table size (default: 16384 to 131072, from memory)", 3},
 	 TRACING | DOCTOR},
 	{{"max-tasks", LS_OPT_MAX_TASKS, "N", 0,
 	  "Tasks waiting at once (default 8192)", 3},

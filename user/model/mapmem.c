@@ -156,6 +156,23 @@ int ls_mapmem_check(const struct ls_map_sizes *m, unsigned ncpus,
 	return -E2BIG;
 }
 
+uint32_t ls_mapmem_auto_locks(const struct ls_map_sizes *m, unsigned ncpus,
+			      uint64_t avail)
+{
+	struct ls_map_sizes t = *m;
+	uint32_t locks = LS_DEF_MAX_LOCKS;
+
+	for (;;) {
+		t.locks = locks * 2;
+		if (t.locks > LS_AUTO_MAX_LOCKS ||
+		    (unsigned __int128)ls_mapmem_need(&t, ncpus) * 100 >
+			    (unsigned __int128)avail * LS_MAPMEM_AUTO_PERMILLE /
+				    10)
+			return locks;
+		locks = t.locks;
+	}
+}
+
 int ls_meminfo_parse(const char *buf, size_t len, uint64_t *bytes)
 {
 	static const char key[] = "MemAvailable:";

@@ -15,6 +15,12 @@ struct ls_map_sizes {
 
 /* Maps may take at most this share of MemAvailable, in percent. */
 #define LS_MAPMEM_SHARE 10
+/* Without --max-locks: the lock table grows from LS_DEF_MAX_LOCKS by
+ * doubling, up to LS_AUTO_MAX_LOCKS, while all maps take at most this
+ * share of MemAvailable, in thousandths (maps are preallocated and zeroed
+ * at start: 131072 locks, 220 MiB, add about 0.1 s to it here). */
+#define LS_MAPMEM_AUTO_PERMILLE 5
+#define LS_AUTO_MAX_LOCKS 131072
 
 /*
  * Bytes the kernel preallocates for lockscope's maps of @m on @ncpus
@@ -37,6 +43,12 @@ uint64_t ls_mapmem_rows(uint64_t entries);
  */
 int ls_mapmem_check(const struct ls_map_sizes *m, unsigned ncpus,
 		    uint64_t avail, char *why, size_t len);
+/* --max-locks from memory: the largest of LS_DEF_MAX_LOCKS doubled up to
+ * LS_AUTO_MAX_LOCKS with which @m's maps (@m->locks replaced) take at most
+ * LS_MAPMEM_AUTO_PERMILLE thousandths of @avail bytes; LS_DEF_MAX_LOCKS at
+ * least. */
+uint32_t ls_mapmem_auto_locks(const struct ls_map_sizes *m, unsigned ncpus,
+			      uint64_t avail);
 
 /* MemAvailable from /proc/meminfo text @buf; 0 or -ENOENT. */
 int ls_meminfo_parse(const char *buf, size_t len, uint64_t *bytes);

@@ -119,6 +119,39 @@ static void defaults_fit(void **state)
 	}
 }
 
+/* Without --max-locks the lock table doubles from the default while all
+ * maps fit in 0.5% of MemAvailable, up to 131072 locks. */
+static void auto_locks(void **state)
+{
+	struct ls_map_sizes m = defaults;
+	uint32_t prev = 0;
+
+	(void)state;
+	assert_int_equal(ls_mapmem_auto_locks(&m, 2, 0), LS_DEF_MAX_LOCKS);
+	assert_int_equal(ls_mapmem_auto_locks(&m, 2, 1 * GIB),
+			 LS_DEF_MAX_LOCKS);
+	assert_int_equal(ls_mapmem_auto_locks(&m, 2, 1024 * GIB),
+			 LS_AUTO_MAX_LOCKS);
+	for (uint64_t gib = 1; gib <= 64; gib *= 2) {
+		uint32_t n = ls_mapmem_auto_locks(&m, 2, gib * GIB);
+
+		m.locks = n;
+		assert_true(n >= prev);
+		assert_true((n & (n - 1)) == 0);
+		if (n > LS_DEF_MAX_LOCKS) /* it fits, and twice would not */
+			assert_true(ls_mapmem_need(&m, 2) <= gib * GIB / 200);
+		m.locks = n * 2;
+		if (n < LS_AUTO_MAX_LOCKS)
+			assert_true(ls_mapmem_need(&m, 2) > gib * GIB / 200);
+		prev = n;
+	}
+	/* the other maps count: --max-tasks as big leaves less room */
+	m = defaults;
+	m.tasks = 1U << 20;
+	assert_true(ls_mapmem_auto_locks(&m, 2, 24 * GIB) <
+		    ls_mapmem_auto_locks(&defaults, 2, 24 * GIB));
+}
+
 static void too_big_is_named(void **state)
 {
 	struct ls_map_sizes m = defaults;
@@ -188,6 +221,7 @@ int main(void)
 		cmocka_unit_test(map_formulas),
 		cmocka_unit_test(ident_counted),
 		cmocka_unit_test(defaults_fit),
+		cmocka_unit_test(auto_locks),
 		cmocka_unit_test(too_big_is_named),
 		cmocka_unit_test(meminfo),
 	};
