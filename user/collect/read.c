@@ -310,8 +310,7 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 	} else {
 		ls_snap_clear(s);
 	}
-	s->gen++;
-	c->reads++;
+	s->gen = ++c->reads; /* rows changed by this read are marked so */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->mono_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	s->epoch = c->epoch;

@@ -203,9 +203,12 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		struct ls_lock_stats d;
 		struct ls_lock_hists dh;
 
-		/* most rows of a big table did not change: skip them early;
-		 * a refreshed snapshot says which rows its read changed */
-		if (cur->live && c->changed != cur->gen && c->st.waiters <= 0)
+		/* most rows of a big table did not change: skip them early.
+		 * A refreshed row holds what the kernel held at every read of
+		 * its collector since it changed (the counters only grow):
+		 * a prev read since then has the same row. */
+		if (cur->live && prev->live == cur->live &&
+		    c->changed <= prev->gen && c->st.waiters <= 0)
 			continue;
 		if (p && c->st.begins == p->st.begins &&
 		    c->st.contentions == p->st.contentions &&

@@ -83,8 +83,8 @@ struct ls_row {
 	/* --hold: hold times of the lock at this address (every row of it),
 	 * by enum ls_hold_mode; zero without --hold */
 	struct ls_hold_stats hold[LS_HOLD_MODES];
-	/* the snapshot's gen when the row was added or last changed, and
-	 * when a refreshing read last found its lock (collect/read.c) */
+	/* the read (snapshot's gen) that added the row or last changed it,
+	 * and the read that last found its lock (collect/read.c) */
 	uint64_t changed, seen;
 };
 
@@ -170,10 +170,12 @@ struct ls_snapshot {
 	 * of two), valid while kidx_n == nrows; rows stay where they are */
 	uint64_t *kidx;
 	size_t kidx_n, kidx_cap;
-	/* reads into this snapshot so far; live: the collector that may
-	 * refresh its rows in place (NULL for deltas, folds and copies that
-	 * were changed): then a row whose changed is not gen holds what it
-	 * held before that read, and ls_snap_delta skips it */
+	/* gen: which read of its collector filled it (they are numbered
+	 * from 1); live: that collector, which may refresh its rows in place
+	 * (NULL for deltas and folds).  A row of a live snapshot that changed
+	 * at read n (ls_row.changed) held the same figures at every read of
+	 * that collector since n: ls_snap_delta skips it when prev is a live
+	 * snapshot of that collector read since. */
 	uint64_t gen;
 	const void *live;
 };
