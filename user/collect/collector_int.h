@@ -53,6 +53,7 @@ struct ls_collector {
 	struct ls_raw_holder *hraw;
 	size_t nhraw, hraw_cap;
 	int sites_kept, sites_sorted;
+	size_t cursor;	   /* a refreshing read: the row after the last found */
 	uint64_t *pcpu;	   /* scratch for per-CPU values */
 	void *keys, *vals; /* batch scratch */
 	uint64_t epoch;

@@ -113,13 +113,23 @@ static int refresh_lock(struct ls_collector *c, const void *k, const void *v,
 			void *arg)
 {
 	struct ls_snapshot *s = arg;
-	struct ls_row *r;
+	const struct ls_lock_key *key = k;
+	struct ls_row *r = NULL;
 
-	if (s->kidx_n != s->nrows)
+	/* rows were added in the order of the lock rows, which this walk
+	 * follows: the row after the last one found is most often the one */
+	if (c->cursor < s->nrows && s->rows[c->cursor].key.addr == key->addr &&
+	    s->rows[c->cursor].key.kind == key->kind)
+		r = &s->rows[c->cursor];
+	if (!r && s->kidx_n != s->nrows)
 		ls_snap_index(s);
-	r = ls_snap_find(s, k);
 	if (!r)
+		r = ls_snap_find(s, k);
+	if (!r) {
+		c->cursor = s->nrows + 1;
 		return add_lock(c, k, v, arg);
+	}
+	c->cursor = (size_t)(r - s->rows) + 1;
 	r->seen = s->gen;
 	if (!memcmp(&r->st, v, sizeof(r->st)))
 		return 0;
@@ -340,6 +350,7 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 				s->cpu_spin[cpu] += c->pcpu[cpu];
 		}
 	}
+	c->cursor = 0;
 	err = ls_rows_read(c, refresh ? refresh_lock : add_lock, s);
 	if (err)
 		return err;
