@@ -26,7 +26,7 @@
 #define LS_COMPAT_COST                                                         \
 	"peaks and max wait may read low under races, callers sampled "        \
 	"about every Nth, readers' handoff tenure not measured, "              \
-	"histogram rows of forgotten locks not reused"
+	"fresh lock rows handed out per CPU"
 
 enum ls_bpf_build ls_bpf_build_choose(char *why, size_t len)
 {
