@@ -199,7 +199,7 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 	cgrows_delta(out, prev);
 	for (size_t i = 0; i < cur->nrows; i++) {
 		const struct ls_row *c = &cur->rows[i];
-		const struct ls_row *p = ls_snap_find(prev, &c->key);
+		const struct ls_row *p;
 		struct ls_lock_stats d;
 		struct ls_lock_hists dh;
 
@@ -210,6 +210,10 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		if (cur->live && prev->live == cur->live &&
 		    c->changed <= prev->gen && c->st.waiters <= 0)
 			continue;
+		/* snapshots of one collector keep its rows in the same order */
+		p = i < prev->nrows && !ls_key_cmp(&prev->rows[i].key, &c->key)
+			    ? &prev->rows[i]
+			    : ls_snap_find(prev, &c->key);
 		if (p && c->st.begins == p->st.begins &&
 		    c->st.contentions == p->st.contentions &&
 		    c->st.waiters <= 0 && c->st.osq_calls == p->st.osq_calls &&
