@@ -9,7 +9,8 @@
  * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
  * owner.c (owner words), holder.c (the holder side: states, sites, tenure),
  * fold.c (lock classes), steal.c (steal time from /proc/stat), cgrows.c
- * (--by cgroup rows; cgpath.c resolves their ids).
+ * (--by cgroup rows; cgpath.c resolves their ids), intern.c (function
+ * names kept once, pointed at by rows).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
