@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* test_rowsort.c - sorting rows through small entries (ls_rows_sort) against
  * a plain qsort of a copy by the documented order, and deltas of a live
- * snapshot visiting only the rows its last read changed (ls_snap_delta). */
+ * snapshot: the waiters gauge and rows without new waits (ls_snap_delta;
+ * test_refresh.c has the read numbers). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -153,8 +154,11 @@ static const struct ls_row *in(const struct ls_snapshot *s, uint64_t addr)
 	return ls_snap_find(s, &k);
 }
 
-/* A live snapshot at gen 5: rows its last read did not change (changed
- * below 5) hold what they held and are skipped unless a waiter waits. */
+static const int collector; /* any address names a collector */
+
+/* A live snapshot of read 5 against one of read 4 of the same collector:
+ * rows that last changed at read 4 or before are skipped unless a waiter
+ * waits (a gauge); changed rows count only with new waits. */
 static void live_delta(void **state)
 {
 	struct ls_snapshot prev, cur, out;
@@ -169,12 +173,14 @@ static void live_delta(void **state)
 	mk(&prev, 0x300, 8, 0, 0);
 	mk(&prev, 0x500, 9, 0, 0);
 	mk(&cur, 0x100, 10, 0, 5); /* changed: +6 */
-	mk(&cur, 0x200, 20, 0, 3); /* not changed by the read: skipped */
+	mk(&cur, 0x200, 20, 0, 3); /* the same since read 3: skipped */
 	mk(&cur, 0x300, 8, 2, 3);  /* unchanged, but two wait now */
 	mk(&cur, 0x400, 7, 0, 5);  /* new */
 	mk(&cur, 0x500, 9, 0, 5);  /* changed, but no new wait */
+	prev.gen = 4;
+	prev.live = &collector;
 	cur.gen = 5;
-	cur.live = &cur;
+	cur.live = &collector;
 	assert_int_equal(ls_snap_delta(&cur, &prev, &out), 0);
 	assert_null(out.live);
 	assert_int_equal(out.nrows, 3);
@@ -192,8 +198,9 @@ static void live_delta(void **state)
 	assert_int_equal(r->st.contentions, 7);
 	assert_null(in(&out, 0x500));
 
-	/* not live: every row is compared, 0x200 shows its increase */
-	cur.live = NULL;
+	/* prev not of that collector: every row is compared, 0x200 shows
+	 * its increase */
+	prev.live = NULL;
 	assert_int_equal(ls_snap_delta(&cur, &prev, &out), 0);
 	assert_int_equal(out.nrows, 4);
 	r = in(&out, 0x200);
