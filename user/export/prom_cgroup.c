@@ -27,7 +27,8 @@ static struct ls_row *row_of(struct ls_snapshot *t, uint64_t id,
 		snprintf(r->name, sizeof(r->name), "...%s",
 			 path + strlen(path) - (sizeof(r->name) - 4));
 	r->ncallers = 1; /* labels are final: never pending a caller */
-	snprintf(r->callers[0].fn, sizeof(r->callers[0].fn), "-");
+	r->callers[0].fn =
+		"-"; /* a literal lives as long as an interned name */
 	r->st.min_ns = ~0ULL;
 	return r; /* unindexed: ls_snap_find scans (few cgroups) */
 }

@@ -42,23 +42,17 @@ unsigned ls_holder_classify(unsigned kind, int word_ok, uint64_t word,
 				       : LS_HOLDER_SLEEPING;
 }
 
-static void copy_fn(char *dst, const char *src)
-{
-	size_t n = strnlen(src, LS_FN_MAX - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /*
  * Top-N kept like callers (ls_row_add_caller): an entry not kept yet
  * replaces the last one when it brings more; entries move up as they grow.
  * Generic over the three entry types: @size bytes each, tenure_ns at @off
- * and count right after it; @e is a new entry with both zero.
+ * and count right after it; @e is a new entry with both zero, its names
+ * not interned yet: @keep interns them once it is kept.
  */
 static void add_top(void *arr, unsigned *n, size_t size, size_t off,
-		    int (*same)(const void *, const void *), const void *e,
-		    uint64_t tenure, uint64_t count)
+		    int (*same)(const void *, const void *),
+		    void (*keep)(void *), const void *e, uint64_t tenure,
+		    uint64_t count)
 {
 	char *a = arr, t[sizeof(struct ls_hold_pair)];
 	uint64_t *v;
@@ -76,6 +70,8 @@ static void add_top(void *arr, unsigned *n, size_t size, size_t off,
 				return;
 		}
 		memcpy(a + i * size, e, size);
+		if (keep)
+			keep(a + i * size);
 	}
 	v = (uint64_t *)(a + i * size + off);
 	v[0] += tenure;
@@ -89,17 +85,38 @@ static void add_top(void *arr, unsigned *n, size_t size, size_t off,
 	}
 }
 
+/* Names as kept: at most LS_FN_MAX - 1 bytes of them. */
+static int same_fn(const char *a, const char *b)
+{
+	return !strncmp(a, b, LS_FN_MAX - 1);
+}
+
 static int same_site(const void *a, const void *b)
 {
-	return !strcmp(((const struct ls_hold_site *)a)->fn,
+	return same_fn(((const struct ls_hold_site *)a)->fn,
 		       ((const struct ls_hold_site *)b)->fn);
+}
+
+static void keep_site(void *e)
+{
+	struct ls_hold_site *x = e;
+
+	x->fn = ls_intern_fn(x->fn);
 }
 
 static int same_pair(const void *a, const void *b)
 {
 	const struct ls_hold_pair *x = a, *y = b;
 
-	return !strcmp(x->waiter, y->waiter) && !strcmp(x->holder, y->holder);
+	return same_fn(x->waiter, y->waiter) && same_fn(x->holder, y->holder);
+}
+
+static void keep_pair(void *e)
+{
+	struct ls_hold_pair *x = e;
+
+	x->waiter = ls_intern_fn(x->waiter);
+	x->holder = ls_intern_fn(x->holder);
 }
 
 static int same_tid(const void *a, const void *b)
@@ -117,21 +134,21 @@ void ls_row_add_holder(struct ls_row *r, const char *holder_fn,
 
 	r->hold_sampled_ns += tenure_ns;
 	r->hold_sampled += count;
-	copy_fn(site.fn, holder_fn);
+	site.fn = holder_fn;
 	add_top(r->hsites, &r->nhsites, sizeof(site),
-		offsetof(struct ls_hold_site, tenure_ns), same_site, &site,
-		tenure_ns, count);
+		offsetof(struct ls_hold_site, tenure_ns), same_site, keep_site,
+		&site, tenure_ns, count);
 	add_top(r->htids, &r->nhtids, sizeof(ht),
-		offsetof(struct ls_hold_tid, tenure_ns), same_tid, &ht,
+		offsetof(struct ls_hold_tid, tenure_ns), same_tid, NULL, &ht,
 		tenure_ns, count);
 	if (waiter_fn) {
 		struct ls_hold_pair p = {0};
 
-		copy_fn(p.waiter, waiter_fn);
-		copy_fn(p.holder, holder_fn);
+		p.waiter = waiter_fn;
+		p.holder = holder_fn;
 		add_top(r->hpairs, &r->nhpairs, sizeof(p),
-			offsetof(struct ls_hold_pair, tenure_ns), same_pair, &p,
-			tenure_ns, count);
+			offsetof(struct ls_hold_pair, tenure_ns), same_pair,
+			keep_pair, &p, tenure_ns, count);
 	}
 }
 

@@ -9,7 +9,8 @@
  * (figures, sort, filter), enum_names.c (names of kinds, losses, counters),
  * owner.c (owner words), holder.c (the holder side: states, sites, tenure),
  * fold.c (lock classes), steal.c (steal time from /proc/stat), cgrows.c
- * (--by cgroup rows; cgpath.c resolves their ids).
+ * (--by cgroup rows; cgpath.c resolves their ids), intern.c (function
+ * names kept once, pointed at by rows).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
@@ -18,27 +19,30 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "lockscope.h"
+#include "model/intern.h"
 #include "model/steal.h"
 
 #define LS_NAME_MAX 160	 /* display name of a lock */
-#define LS_FN_MAX 96	 /* caller function name, truncated */
+#define LS_FN_MAX 96	 /* caller function name, truncated (intern.h) */
 #define LS_ROW_CALLERS 4 /* callers kept per lock, most sampled first */
 #define LS_PROG_MAX 16	 /* BPF programs whose run-time stats are kept */
 #define LS_ROW_HOLDERS 3 /* holder sites, pairs and tids kept per lock */
 
+/* Function names in rows are interned (ls_intern): copying a row copies
+ * pointers, and a name lives as long as the process. */
 struct ls_caller {
-	char fn[LS_FN_MAX];
+	const char *fn;
 	uint64_t samples;
 };
 
 /* Sampled holder tenure by site, (waiter site -> holder site) pair or tid. */
 struct ls_hold_site {
-	char fn[LS_FN_MAX];
+	const char *fn;
 	uint64_t tenure_ns, count;
 };
 
 struct ls_hold_pair {
-	char waiter[LS_FN_MAX], holder[LS_FN_MAX];
+	const char *waiter, *holder;
 	uint64_t tenure_ns, count;
 };
 
@@ -130,7 +134,7 @@ struct ls_cgrow {
 
 struct ls_spin_caller {
 	uint32_t func;
-	char fn[LS_FN_MAX];
+	const char *fn; /* interned */
 	uint64_t samples;
 };
 

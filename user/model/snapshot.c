@@ -86,7 +86,7 @@ void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples)
 
 	row->caller_samples += samples;
 	for (i = 0; i < row->ncallers; i++)
-		if (!strcmp(row->callers[i].fn, fn))
+		if (!strncmp(row->callers[i].fn, fn, LS_FN_MAX - 1))
 			break;
 	if (i == row->ncallers) {
 		if (row->ncallers < LS_ROW_CALLERS) {
@@ -97,12 +97,7 @@ void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples)
 				return; /* still counted in caller_samples */
 			row->callers[i].samples = 0;
 		}
-		{
-			size_t n = strnlen(fn, sizeof(row->callers[i].fn) - 1);
-
-			memcpy(row->callers[i].fn, fn, n);
-			row->callers[i].fn[n] = '\0';
-		}
+		row->callers[i].fn = ls_intern_fn(fn);
 	}
 	row->callers[i].samples += samples;
 	/* most sampled first; ties by name, so the caller form is stable */
@@ -125,7 +120,7 @@ int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
 
 	for (size_t i = 0; i < s->nspin_callers; i++) {
 		c = &s->spin_callers[i];
-		if (c->func == func && !strcmp(c->fn, fn)) {
+		if (c->func == func && !strncmp(c->fn, fn, LS_FN_MAX - 1)) {
 			c->samples += samples;
 			return 0;
 		}
@@ -141,7 +136,7 @@ int ls_snap_add_spin_caller(struct ls_snapshot *s, uint32_t func,
 	}
 	c = &s->spin_callers[s->nspin_callers++];
 	c->func = func;
-	snprintf(c->fn, sizeof(c->fn), "%s", fn);
+	c->fn = ls_intern_fn(fn);
 	c->samples = samples;
 	return 0;
 }
