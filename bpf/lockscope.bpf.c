@@ -195,15 +195,17 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k,
 		bump(&losses, LS_LOSS_ROWS_FULL);
 		return NULL;
 	}
+	/* a zeroed row: only these fields start non-zero, set before the
+	 * entry makes the row visible to other CPUs (a row left unused keeps
+	 * them until its next taker sets them again) */
+	row->st.min_ns = ~0ULL;
+	row->st.peak_epoch = epoch;
+	row->st.known = known_lock(k->addr);
+	row->st.slot = slot;
+	row->key.kind = k->kind;
 	if (bpf_map_update_elem(&lock_stats, k, &slot, BPF_NOEXIST)) {
 		slot_give(slot); /* lost a race, or full */
 	} else {
-		/* a zeroed row: only these fields start non-zero */
-		row->st.min_ns = ~0ULL;
-		row->st.peak_epoch = epoch;
-		row->st.known = known_lock(k->addr);
-		row->st.slot = slot;
-		row->key.kind = k->kind;
 		/* last: user space reads the rows that have an address (a
 		 * compiler barrier: BPF has no store-release before 6.x's
 		 * load-acquire/store-release instructions; x86 keeps stores in
