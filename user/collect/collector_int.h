@@ -160,6 +160,13 @@ struct ls_raw_holder {
 	struct ls_holder_key k;
 	struct ls_holder_val v;
 };
+/* Row @r (may be NULL) was added or changed by the read that filled @s:
+ * its name, callers and holders are redone (every row of a full read). */
+static inline int ls_read_changed(const struct ls_snapshot *s,
+				  const struct ls_row *r)
+{
+	return r && r->changed == s->gen;
+}
 /* The callers and holder sites of the rows @s's read changed (sites.c):
  * walked when the programs flagged a change, else the last walk's. */
 int ls_sites_read(struct ls_collector *c, struct ls_snapshot *s);

@@ -159,13 +159,6 @@ static void refresh_sweep(struct ls_snapshot *s)
 	}
 }
 
-/* Names, callers and holders are redone for the rows the read changed (all
- * rows of a full read). */
-static int read_changed(const struct ls_snapshot *s, const struct ls_row *r)
-{
-	return r && r->changed == s->gen;
-}
-
 static int add_osq(struct ls_collector *c, const void *k, const void *v,
 		   void *arg)
 {
@@ -370,7 +363,7 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 	if (err)
 		return err;
 	for (size_t i = 0; i < s->nrows; i++) {
-		if (!read_changed(s, &s->rows[i]))
+		if (!ls_read_changed(s, &s->rows[i]))
 			continue; /* named when it last changed */
 		ls_names_row(c, &s->rows[i]);
 		ls_name_row(c->have_ks ? &c->ks : NULL, &s->rows[i], &c->inst,

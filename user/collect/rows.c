@@ -44,7 +44,6 @@ static int rows_cover(struct ls_collector *c, uint32_t used)
 static int rows_used(struct ls_collector *c, uint32_t *used)
 {
 	__u32 zero = 0;
-	struct ls_slot_cpu *pc;
 	uint64_t top = 0;
 
 	if (c->build != LS_BUILD_COMPAT) {
@@ -52,27 +51,25 @@ static int rows_used(struct ls_collector *c, uint32_t *used)
 					__ATOMIC_ACQUIRE);
 		return 0;
 	}
-	pc = calloc((size_t)c->ncpus_possible, sizeof(*pc));
-	if (!pc)
-		return -ENOMEM;
+	/* per-CPU values of 8 bytes: the collector's per-CPU scratch */
+	_Static_assert(sizeof(struct ls_slot_cpu) == sizeof(*c->pcpu),
+		       "spare_slot values fill the per-CPU scratch");
 	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.spare_slot), &zero,
-				pc)) {
-		free(pc);
+				c->pcpu))
 		return -errno;
-	}
 	for (int cpu = 0; cpu < c->ncpus_possible; cpu++) {
-		uint64_t end =
-			pc[cpu].taken
-				? (uint64_t)cpu +
-					  (uint64_t)(pc[cpu].taken - 1) *
-						  (uint64_t)c->ncpus_possible +
-					  1
-				: 0;
+		struct ls_slot_cpu pc;
+		uint64_t end;
 
+		memcpy(&pc, &c->pcpu[cpu], sizeof(pc));
+		end = pc.taken ? (uint64_t)cpu +
+					 (uint64_t)(pc.taken - 1) *
+						 (uint64_t)c->ncpus_possible +
+					 1
+			       : 0;
 		if (end > top)
 			top = end;
 	}
-	free(pc);
 	*used = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
 	return 0;
 }

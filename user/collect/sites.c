@@ -12,11 +12,13 @@
 #include <string.h>
 #include "collect/collector_int.h"
 
+/* Order of two entries' locks (ls_key_cmp's: address, then kind). */
 static int lock_cmp(uint64_t a, uint32_t ak, uint64_t b, uint32_t bk)
 {
-	if (a != b)
-		return a < b ? -1 : 1;
-	return ak < bk ? -1 : ak > bk;
+	const struct ls_lock_key x = {.addr = a, .kind = ak};
+	const struct ls_lock_key y = {.addr = b, .kind = bk};
+
+	return ls_key_cmp(&x, &y);
 }
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
@@ -41,11 +43,6 @@ static int cmp_holder(const void *a, const void *b)
 	if (!c)
 		c = CMP(x->waiter_site, y->waiter_site);
 	return c ? c : CMP(x->holder_tid, y->holder_tid);
-}
-
-static int changed(const struct ls_snapshot *s, const struct ls_row *r)
-{
-	return r && r->changed == s->gen;
 }
 
 static void caller_to_row(struct ls_collector *c, struct ls_row *r,
@@ -75,7 +72,7 @@ static int walk_caller(struct ls_collector *c, const void *k, const void *v,
 	struct ls_lock_key lk = {.addr = ck->addr, .kind = ck->kind};
 	struct ls_row *r = ls_snap_find(s, &lk);
 
-	if (changed(s, r))
+	if (ls_read_changed(s, r))
 		caller_to_row(c, r, ck, v);
 	if (ls_stacks_keep(c, ck, v))
 		return -ENOMEM;
@@ -109,7 +106,7 @@ static int walk_holder(struct ls_collector *c, const void *k, const void *v,
 	struct ls_lock_key lk = {.addr = hk->addr, .kind = hk->kind};
 	struct ls_row *r = ls_snap_find(s, &lk);
 
-	if (changed(s, r))
+	if (ls_read_changed(s, r))
 		holder_to_row(c, r, hk, v);
 	if (keep_holder(c, hk, v))
 		return -ENOMEM;
@@ -151,7 +148,7 @@ static void replay(struct ls_collector *c, struct ls_snapshot *s)
 		struct ls_row *r = &s->rows[i];
 		size_t j;
 
-		if (!changed(s, r))
+		if (!ls_read_changed(s, r))
 			continue;
 		j = lower_bound(c->raw, c->nraw, sizeof(*c->raw), &r->key);
 		for (; j < c->nraw && c->raw[j].k.addr == r->key.addr &&

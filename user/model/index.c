@@ -30,6 +30,17 @@ static uint64_t key_hash(const struct ls_lock_key *k)
  * With 10k locks read every second, sorting rows and binary searches over
  * them were most of the agent's time.
  */
+/* Slot the key of row @i into the index (room is there). */
+static void index_put(struct ls_snapshot *s, size_t i)
+{
+	uint64_t h = key_hash(&s->rows[i].key);
+	size_t cap = s->kidx_cap, j = h & (cap - 1);
+
+	while (s->kidx[j])
+		j = (j + 1) & (cap - 1);
+	s->kidx[j] = (h & 0xffffffff00000000ULL) | (uint64_t)(i + 1);
+}
+
 void ls_snap_index(struct ls_snapshot *s)
 {
 	size_t cap = 64;
@@ -49,31 +60,21 @@ void ls_snap_index(struct ls_snapshot *s)
 	}
 	cap = s->kidx_cap;
 	memset(s->kidx, 0, cap * sizeof(*s->kidx));
-	for (size_t i = 0; i < s->nrows; i++) {
-		uint64_t h = key_hash(&s->rows[i].key);
-		size_t j = h & (cap - 1);
-
-		while (s->kidx[j])
-			j = (j + 1) & (cap - 1);
-		s->kidx[j] = (h & 0xffffffff00000000ULL) | (uint64_t)(i + 1);
-	}
+	for (size_t i = 0; i < s->nrows; i++)
+		index_put(s, i);
 	s->kidx_n = s->nrows;
 }
 
 void ls_snap_index_last(struct ls_snapshot *s)
 {
-	size_t i = s->nrows - 1, cap = s->kidx_cap, j;
-	uint64_t h;
+	size_t i = s->nrows - 1;
 
-	if (!s->nrows || s->kidx_n != i || !cap || 2 * s->nrows > cap ||
-	    s->nrows >= UINT32_MAX) {
+	if (!s->nrows || s->kidx_n != i || !s->kidx_cap ||
+	    2 * s->nrows > s->kidx_cap || s->nrows >= UINT32_MAX) {
 		s->kidx_n = 0; /* index again before finding */
 		return;
 	}
-	h = key_hash(&s->rows[i].key);
-	for (j = h & (cap - 1); s->kidx[j]; j = (j + 1) & (cap - 1))
-		;
-	s->kidx[j] = (h & 0xffffffff00000000ULL) | (uint64_t)(i + 1);
+	index_put(s, i);
 	s->kidx_n = s->nrows;
 }
 

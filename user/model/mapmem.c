@@ -165,9 +165,8 @@ uint32_t ls_mapmem_auto_locks(const struct ls_map_sizes *m, unsigned ncpus,
 	for (;;) {
 		t.locks = locks * 2;
 		if (t.locks > LS_AUTO_MAX_LOCKS ||
-		    (unsigned __int128)ls_mapmem_need(&t, ncpus) * 100 >
-			    (unsigned __int128)avail * LS_MAPMEM_AUTO_PERMILLE /
-				    10)
+		    (unsigned __int128)ls_mapmem_need(&t, ncpus) * 1000 >
+			    (unsigned __int128)avail * LS_MAPMEM_AUTO_PERMILLE)
 			return locks;
 		locks = t.locks;
 	}

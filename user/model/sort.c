@@ -131,12 +131,13 @@ static int cmp_ents(const void *a, const void *b)
 static struct sort_ent *sorted_ents(const struct ls_row *rows, size_t n,
 				    enum ls_sort key, int reverse)
 {
-	struct sort_ent *e = malloc(n * sizeof(*e));
+	struct sort_ent *e;
 
+	sort_key = key; /* also for cmp_rows when this fails */
+	sort_rev = reverse;
+	e = malloc(n * sizeof(*e));
 	if (!e)
 		return NULL;
-	sort_key = key;
-	sort_rev = reverse;
 	for (size_t i = 0; i < n; i++) {
 		e[i].v = sort_val(&rows[i]);
 		e[i].i = i;
@@ -157,8 +158,6 @@ void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
 	struct sort_ent *e;
 	struct ls_row *tmp;
 
-	sort_key = key; /* cmp_rows, also when n < 2 is not sorted */
-	sort_rev = reverse;
 	if (n < 2)
 		return;
 	e = sorted_ents(rows, n, key, reverse);
