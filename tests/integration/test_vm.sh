@@ -5,19 +5,11 @@
 # by symbol, and a clean kernel log.
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
+. "$vm/lib.sh" # vm_needs, section, pyjson
 out=$LS_OUT/vm
 mkdir -p "$out"
 
-if [ -n "${LS_SKIP_VM:-}" ]; then
-	skip "vm: LS_SKIP_VM is set"
-	exit 0
-fi
-for c in qemu-system-x86_64 busybox apt-get; do
-	need_cmd "vm" "$c" || exit 0
-done
-need_root "vm" || exit 0
-
-. "$vm/lib.sh" # section, pyjson
+vm_needs "vm" qemu-system-x86_64 busybox apt-get || exit 0
 
 run_guest() { # run_guest FLAVOUR -> $out/FLAVOUR.log
 	local fl=$1 k initrd="$out/$1.initrd.gz" extra="" bins

@@ -7,19 +7,12 @@
 # clean kernel log.  About 70 s of emulation.
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
-. "$vm/lib.sh" # section, pyjson
+. "$vm/lib.sh" # vm_needs, section, pyjson
 out=$LS_OUT/vm
 bin=$LS_ROOT/build-arm64
 mkdir -p "$out"
 
-if [ -n "${LS_SKIP_VM:-}" ]; then
-	skip "vm arm64: LS_SKIP_VM is set"
-	exit 0
-fi
-for c in qemu-system-aarch64 readelf apt-get; do
-	need_cmd "vm arm64" "$c" || exit 0
-done
-need_root "vm arm64" || exit 0
+vm_needs "vm arm64" qemu-system-aarch64 readelf apt-get || exit 0
 for f in lockscope pipe_hammer mmap_hammer genl_hammer; do
 	if [ ! -x "$bin/$f" ]; then
 		skip "vm arm64: $bin/$f not built (make guest-arm64; needs gcc-aarch64-linux-gnu and the :arm64 libraries, scripts/setup.sh test)"

@@ -13,18 +13,11 @@
 # KVM that slow cannot show anything.  `make test-vm-kvm` runs it alone.
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
-. "$vm/lib.sh" # section, pyjson
+. "$vm/lib.sh" # vm_needs, section, pyjson
 out=$LS_OUT/vm
 mkdir -p "$out"
 
-if [ -n "${LS_SKIP_VM:-}" ]; then
-	skip "vm kvm: LS_SKIP_VM is set"
-	exit 0
-fi
-for c in qemu-system-x86_64 busybox apt-get taskset; do
-	need_cmd "vm kvm" "$c" || exit 0
-done
-need_root "vm kvm" || exit 0
+vm_needs "vm kvm" qemu-system-x86_64 busybox apt-get taskset || exit 0
 if [ ! -w /dev/kvm ]; then
 	skip "vm kvm: no usable /dev/kvm"
 	exit 0

@@ -11,18 +11,11 @@
 # About 50 s of emulation, plus a 56 MB download on first use (cached).
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
-. "$vm/lib.sh" # section, pyjson
+. "$vm/lib.sh" # vm_needs, section, pyjson
 out=$LS_OUT/vm
 mkdir -p "$out"
 
-if [ -n "${LS_SKIP_VM:-}" ]; then
-	skip "vm 5.10: LS_SKIP_VM is set"
-	exit 0
-fi
-for c in qemu-system-x86_64 busybox apt-get; do
-	need_cmd "vm 5.10" "$c" || exit 0
-done
-need_root "vm 5.10" || exit 0
+vm_needs "vm 5.10" qemu-system-x86_64 busybox apt-get || exit 0
 
 k=$("$vm/fetch-kernel.sh" amd64 bullseye 2>"$out/5.10.fetch.err") || {
 	skip "vm 5.10: Debian 11 kernel unavailable: $(tail -1 "$out/5.10.fetch.err")"

@@ -8,18 +8,11 @@
 # time.  About 25 s.
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
-. "$vm/lib.sh" # section, pyjson
+. "$vm/lib.sh" # vm_needs, section, pyjson
 out=$LS_OUT/vm
 mkdir -p "$out"
 
-if [ -n "${LS_SKIP_VM:-}" ]; then
-	skip "vm osq: LS_SKIP_VM is set"
-	exit 0
-fi
-for c in qemu-system-x86_64 busybox apt-get stress-ng; do
-	need_cmd "vm osq" "$c" || exit 0
-done
-need_root "vm osq" || exit 0
+vm_needs "vm osq" qemu-system-x86_64 busybox apt-get stress-ng || exit 0
 k=$("$vm/fetch-kernel.sh" amd64 2>"$out/osq.fetch.err") || {
 	skip "vm osq: kernel image unavailable: $(tail -1 "$out/osq.fetch.err")"
 	exit 0

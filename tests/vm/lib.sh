@@ -1,6 +1,22 @@
 # tests/vm/lib.sh - sourced by the guest tier's host-side scripts
-# (tests/integration/test_vm*.sh): read what tests/vm/guest-payload.sh
-# printed between its LS-OUT-BEGIN/END markers in a console log.
+# (tests/integration/test_vm*.sh), after tests/lib.sh: what a guest test
+# needs on the host, and what tests/vm/guest-payload.sh printed between its
+# LS-OUT-BEGIN/END markers in a console log.
+
+# vm_needs NAME CMD...: LS_SKIP_VM unset, every CMD present, root; else one
+# SKIP line and a false return (the caller exits 0)
+vm_needs() {
+	local name=$1 c
+	shift
+	if [ -n "${LS_SKIP_VM:-}" ]; then
+		skip "$name: LS_SKIP_VM is set"
+		return 1
+	fi
+	for c in "$@"; do
+		need_cmd "$name" "$c" || return 1
+	done
+	need_root "$name"
+}
 
 # section FILE NAME: the output of one guest command
 section() {
