@@ -21,6 +21,14 @@
  * run at once (shared kinds), a stack only on 2 of every stack_every
  * successful ends of a lock (the holder, then the waiter that follows it:
  * a pair), a map insert only for a new sampled (holder, waiter, tid).
+ *
+ * A spinlock's end holds the lock it just took, which may be a BPF map's
+ * own raw spinlock (a preallocated map's free list, before 6.15's
+ * resilient locks): taking it again would never return.  So its holder
+ * stack comes from the wait's begin (spin_holder_stack), and its
+ * holder_sites insert needs a map without a free list (bpf_mem_alloc,
+ * 6.1+: user space then creates holder_sites unpreallocated and sets
+ * spin_end_insert); without one its sampled tenure counts as unsampled.
  */
 #ifndef LS_HOLDERS_BPF_H
 #define LS_HOLDERS_BPF_H
@@ -37,6 +45,9 @@ struct rw_semaphore___hold {
 struct rt_mutex_base___hold {
 	struct task_struct *owner;
 } __attribute__((preserve_access_index));
+
+/* holder_sites inserts are safe at a spinlock's end (see above) */
+const volatile __u32 spin_end_insert = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -206,6 +217,10 @@ static __always_inline void credit_site(struct ls_lock_stats *s,
 	struct ls_holder_val init = {.tenure_ns = t, .count = 1}, *v;
 
 	v = bpf_map_lookup_elem(&holder_sites, &hk);
+	if (!v && w->kind == LS_KIND_SPINLOCK && !spin_end_insert) {
+		__sync_fetch_and_add(&s->tenure_unsampled_ns, t);
+		return;
+	}
 	if (!v) {
 		if (!bpf_map_update_elem(&holder_sites, &hk, &init,
 					 BPF_NOEXIST)) {
@@ -274,7 +289,13 @@ static __always_inline void holders_handoff(void *ctx, struct ls_lock_stats *s,
 #endif
 	}
 
-	if (stack_every && nth % stack_every < 2) {
+	if (w->kind == LS_KIND_SPINLOCK) {
+		/* taken at its begin (spin_holder_stack) */
+		if (w->hstack) {
+			site = (__s32)(w->hstack - 1);
+			bump(&counters, LS_CTR_HOLDER_STACKS);
+		}
+	} else if (stack_every && nth % stack_every < 2) {
 		long id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP);
 
 		if (id < 0) {

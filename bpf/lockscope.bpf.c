@@ -276,6 +276,32 @@ static __always_inline __u32 sample_caller(void *ctx, struct ls_lock_key *k,
 }
 
 /*
+ * The holder stack of a spinlock wait, taken at its begin (id + 1; 0 if
+ * none): on the begins whose ends the holder side samples (2 of every
+ * stack_every), reusing the caller stack @ref when this begin took one.
+ * A spinlock's contention_end runs inside queued_spin_lock_slowpath with
+ * the lock held, and that lock may be a BPF map's own (a stack map's free
+ * list, before 6.15's resilient locks): a stack walk there could take it
+ * again and never return.  The waiter's stack at begin is the same call
+ * chain as the new holder's at end.
+ */
+static __always_inline __u32 spin_holder_stack(void *ctx, __u64 nth, __u32 ref)
+{
+	long id;
+
+	if (!stack_every || nth % stack_every >= 2)
+		return 0;
+	if (ref)
+		return ref;
+	id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP);
+	if (id < 0) {
+		bump(&losses, LS_LOSS_STACK);
+		return 0;
+	}
+	return (__u32)id + 1;
+}
+
+/*
  * A mutex's optimistic spin runs with preemption off, from begin(MUTEX|SPIN)
  * to its end or to the begin(MUTEX) that precedes sleeping: its wait lives
  * per CPU like a spinlock's, which spares the task hash an insert and a
@@ -433,7 +459,7 @@ undo:
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now;
-	__u32 tid = (__u32)id, zero = 0, kind, d, ref = 0;
+	__u32 tid = (__u32)id, zero = 0, kind, d, ref = 0, hstack = 0;
 	struct ls_lock_key key = {};
 	struct ls_lock_stats *s;
 	struct ls_waits *ws;
@@ -483,6 +509,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 			top->start_ns = now;
 			top->phase_ns = now;
 			top->stack_ref = 0; /* this wait was not sampled */
+			top->hstack = 0;
 			return 0;
 		}
 		if (top->addr == lock) {
@@ -509,10 +536,12 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 		add_waiter(s);
 		cgroup_begin(&key);
 		ref = sample_caller(ctx, &key, nth);
+		if (kind == LS_KIND_SPINLOCK)
+			hstack = spin_holder_stack(ctx, nth, ref);
 		if (!nth) /* a new lock: what is it? (once) */
 			ident_resolve(&key, btf);
-		if (ref || !nth) /* the stack walk and the name are ours, not
-				  * the wait */
+		/* the stack walks and the name are ours, not the wait */
+		if (ref || hstack || !nth)
 			now = bpf_ktime_get_ns();
 	}
 
@@ -523,6 +552,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 	top->addr = lock;
 	top->tid = tid;
 	top->stack_ref = ref;
+	top->hstack = hstack;
 	top->kind = kind;
 	top->start_ns = now;
 	top->phase_ns = now;

@@ -286,6 +286,7 @@ struct ls_wait {
 	__u32 stack_ref; /* sampled caller stack: its id + 1; 0 if none */
 	__u16 holder;	 /* enum ls_holder, read at the first begin */
 	__u16 hflags;	 /* LS_HF_* */
+	__u32 hstack;	 /* a spinlock's holder stack, taken at begin: id + 1 */
 };
 
 /* task_state value (key: __u32 tid) and cpu_state value. */

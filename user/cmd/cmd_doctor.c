@@ -31,7 +31,7 @@ static void print_map_sizes(const struct ls_opts *o)
 		       "MemAvailable)",
 		       LS_AUTO_MAX_LOCKS, LS_MAPMEM_AUTO_PERMILLE / 10.0);
 	printf(" --max-tasks %u --max-callers %u --max-stacks %u: %.1f MiB "
-	       "of kernel memory preallocated",
+	       "of kernel memory at most",
 	       c->max_tasks, c->max_callers, c->max_stacks,
 	       (double)need / (1 << 20));
 	if (!ls_mem_available("/proc/meminfo", &avail) && avail)
@@ -107,6 +107,14 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		printf("  %-28s every kind, from contention_end (upper "
 		       "bound: handoff latency included)\n",
 		       "handoff tenure");
+		printf("  %-28s %s\n", "spinlock holder sites",
+		       ls_probe_spin_end_insert()
+			       ? "stack at begin, holder_sites unpreallocated "
+				 "(bpf_mem_alloc): no map lock taken at a "
+				 "spinlock's end"
+			       : "stack at begin; no bpf_mem_alloc (before "
+				 "6.1): new holder sites of spinlocks not "
+				 "made at their end, their tenure unsampled");
 		hf_vcpu = ls_vcpu_check();
 		printf("  %-28s %s: %s\n", "vcpu-preempted holder",
 		       hf_vcpu == LS_VCPU_READ ? "read" : "not read",

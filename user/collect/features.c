@@ -253,6 +253,14 @@ unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max)
 	return n;
 }
 
+int ls_probe_spin_end_insert(void)
+{
+	struct btf *btf = ls_kernel_btf();
+
+	return btf && btf__find_by_name_kind(btf, "bpf_mem_alloc",
+					     BTF_KIND_STRUCT) >= 0;
+}
+
 /*
  * Load a socket filter that uses atomic fetch-and-add, exchange and
  * compare-and-swap on its stack (BPF_ATOMIC with BPF_FETCH, kernels 5.12+):

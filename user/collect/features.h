@@ -31,6 +31,10 @@ struct ls_holder_feature {
 /* Look up each field the holder side needs in kernel BTF; returns how many
  * were filled in @out (at most @max). */
 unsigned ls_probe_holders(struct ls_holder_feature *out, unsigned max);
+/* May programs insert into holder_sites at a spinlock's contention_end?
+ * 1 where hash maps made without preallocation draw on bpf_mem_alloc
+ * (6.1+: no free-list lock, which could be the spinlock just taken). */
+int ls_probe_spin_end_insert(void);
 /* Does the verifier take atomic fetch ops (BPF_ATOMIC | BPF_FETCH, 5.12+)?
  * 1 yes, 0 refused (EINVAL), -errno when the probe could not tell; @why
  * says which in words. */

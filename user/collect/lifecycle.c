@@ -53,6 +53,11 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	bpf_map__set_max_entries(skel->maps.lock_callers, o->max_callers);
 	bpf_map__set_max_entries(skel->maps.spin_callers, o->max_callers);
 	bpf_map__set_max_entries(skel->maps.holder_sites, o->max_callers);
+	if (ls_probe_spin_end_insert()) {
+		bpf_map__set_map_flags(skel->maps.holder_sites,
+				       BPF_F_NO_PREALLOC);
+		skel->rodata->spin_end_insert = 1;
+	}
 	bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks);
 	bpf_map__set_max_entries(skel->maps.lock_ident, o->max_locks);
 	bpf_map__set_max_entries(skel->maps.lock_rows, o->max_locks);
