@@ -83,8 +83,10 @@ row_checks() {
 	sl=$(pyjson "$log" "$sec" "sum(x['sleep_ns'] for x in $r)")
 	hs=$(pyjson "$log" "$sec" "sum(sum(x['hist_log2_ns']) for x in $r)")
 	sc=$(pyjson "$log" "$sec" "sum(x['slow_path_calls'] for x in $r)")
-	# the compat stand-ins: max, min, peak by read-compare-store
-	mx=$(pyjson "$log" "$sec" "all(x['max_ns'] >= x['avg_ns'] >= x['min_ns'] > 0 for x in $r)")
+	# the compat stand-ins: max, min, peak by read-compare-store; a min of
+	# 0 only with a wait in the histogram's 0-1 ns slot (a coarse guest
+	# clock can read the same twice), not the zeroed row's 0
+	mx=$(pyjson "$log" "$sec" "all(x['max_ns'] >= x['avg_ns'] >= x['min_ns'] and (x['min_ns'] > 0 or x['hist_log2_ns'][0] > 0) for x in $r)")
 	pk=$(pyjson "$log" "$sec" "min([x['peak_waiters'] for x in $r] or [0])")
 	lost=$(pyjson "$log" "$sec" "sum(d['losses'].values())")
 	if [ "${n:-0}" -gt 0 ] 2>/dev/null && [ "$tot" -gt 0 ] &&
@@ -95,7 +97,7 @@ row_checks() {
 	fi
 	if [ "$mx" = True ] && [ "${pk:-0}" -ge 1 ] 2>/dev/null &&
 		[ $((${lost:-1} * 100)) -le "${n:-0}" ] 2>/dev/null; then
-		pass "vm 5.10: $what: max >= avg >= min > 0, peak waiters $pk, $lost losses (at most 1% of contentions)"
+		pass "vm 5.10: $what: max >= avg >= min (0 only for a measured 0 ns wait), peak waiters $pk, $lost losses (at most 1% of contentions)"
 	else
 		fail "vm 5.10: $what: max/avg/min ordered: $mx, peak waiters '$pk', losses '$lost'"
 	fi
