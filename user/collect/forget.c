@@ -69,8 +69,14 @@ void ls_forget_holder(struct ls_collector *c, const struct ls_holder_key *k)
 		c->gone_holders[c->ngone_holders++] = *k;
 }
 
-/* Delete what ls_forget_mark, ls_forget_caller and ls_forget_holder
- * collected, one batch per map. */
+/*
+ * Delete what ls_forget_mark, ls_forget_caller and ls_forget_holder
+ * collected, one batch per map.  A lock's callers, holder sites and
+ * identity go before its lock_stats entry: a begin that re-creates the lock
+ * after that delete makes them again (its identity only then), and they
+ * stay.  Deleted the other way round, a lock re-created in between lost
+ * its name and callers for good.
+ */
 void ls_forget_idle(struct ls_collector *c)
 {
 	int fd_l = bpf_map__fd(c->skel->maps.lock_stats);
@@ -82,6 +88,20 @@ void ls_forget_idle(struct ls_collector *c)
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 n;
 
+	n = (__u32)c->ngone_callers;
+	if (n && bpf_map_delete_batch(fd_c, c->gone_callers, &n, &opts))
+		for (size_t i = n; i < c->ngone_callers; i++)
+			bpf_map_delete_elem(fd_c, &c->gone_callers[i]);
+	n = (__u32)c->ngone_holders;
+	if (n && bpf_map_delete_batch(fd_h, c->gone_holders, &n, &opts))
+		for (size_t i = n; i < c->ngone_holders; i++)
+			bpf_map_delete_elem(fd_h, &c->gone_holders[i]);
+	/* the address may be reused by another object: its name goes too */
+	for (size_t i = 0; i < c->ngone_locks; i++) {
+		bpf_map_delete_elem(fd_i, &c->gone_locks[i]);
+		bpf_map_delete_elem(fd_o, &c->gone_locks[i]);
+		ls_names_forget(c, &c->gone_locks[i]);
+	}
 	/* One at a time, with its value: the row goes back with the entry
 	 * deleted, even one a begin made since the read. */
 	for (size_t i = 0; i < c->ngone_locks; i++) {
@@ -96,22 +116,8 @@ void ls_forget_idle(struct ls_collector *c)
 		if (!err)
 			ls_rows_forget(c, slot);
 	}
-	/* the address may be reused by another object: its name goes too */
-	for (size_t i = 0; i < c->ngone_locks; i++) {
-		bpf_map_delete_elem(fd_i, &c->gone_locks[i]);
-		bpf_map_delete_elem(fd_o, &c->gone_locks[i]);
-		ls_names_forget(c, &c->gone_locks[i]);
-	}
 	c->forgotten += c->ngone_locks;
 	ls_rows_recycle(c);
-	n = (__u32)c->ngone_callers;
-	if (n && bpf_map_delete_batch(fd_c, c->gone_callers, &n, &opts))
-		for (size_t i = n; i < c->ngone_callers; i++)
-			bpf_map_delete_elem(fd_c, &c->gone_callers[i]);
-	n = (__u32)c->ngone_holders;
-	if (n && bpf_map_delete_batch(fd_h, c->gone_holders, &n, &opts))
-		for (size_t i = n; i < c->ngone_holders; i++)
-			bpf_map_delete_elem(fd_h, &c->gone_holders[i]);
 	c->ngone_locks = c->ngone_callers = c->ngone_holders = 0;
 	if (c->idle)
 		memset(c->idle, 0, c->idle_cap);
