@@ -133,8 +133,17 @@ else
 	fail "sleeping holder: lockscope failed: $(tail -2 "$out/sleep.err")"
 fi
 
+# --- (e) spinlock rows -----------------------------------------------------------
+# A spinlock's end runs with the lock held (possibly a BPF map's own): its
+# holder stack comes from the wait's begin and its holder-site insert may be
+# skipped (bpf/holders.bpf.h).  The mprotect pair contends page-table and
+# wait-queue spinlocks; their rows join the conservation checks below.
+if ! run spin spread 3 -T spinlock; then
+	fail "spinlock rows: lockscope failed: $(tail -2 "$out/spin.err")"
+fi
+
 # --- (c) conservation, every row of every run above ----------------------------
-for name in pinned spread tids sleep; do
+for name in pinned spread tids sleep spin; do
 	[ -s "$out/$name.json" ] || continue
 	python3 - "$out/$name.json" "$(cat "$out/$name.ns")" >"$out/$name.cons" 2>&1 <<'EOF'
 import json, sys
