@@ -5,6 +5,9 @@
 # "LS-VM-DONE rc=0" and no kernel BUG:/WARNING:/Oops/general protection/panic
 # line appeared; 1 when the payload returned non-zero; 2 on bad usage;
 # 3 when LS-VM-DONE never came (timeout, panic, hang); 4 on kernel splats.
+# A soft lockup panics the guest (softlockup_panic=1): it ends at once, and
+# the panic prints the stuck task's stack at full console level, which
+# loglevel=3 would hide; its frames come first after "guest ran" on stderr.
 # Env: LS_VM_ARCH (x86 | arm64: qemu-system-aarch64 -M virt, console ttyAMA0),
 # LS_VM_ACCEL (tcg), LS_VM_CPU (max), LS_VM_SMP (2), LS_VM_MEM (1G), LS_VM_APPEND (extra
 # kernel command line), LS_VM_QEMU_ARGS (extra qemu arguments, word-split),
@@ -37,7 +40,7 @@ set +e
 timeout -k 10 "$limit" "$qemu" $machine \
     -accel "${LS_VM_ACCEL:-tcg}" -cpu "${LS_VM_CPU:-max}" -smp "${LS_VM_SMP:-2}" -m "${LS_VM_MEM:-1G}" \
     -kernel "$kernel" -initrd "$initrd" \
-    -append "console=$console panic=-1 loglevel=3 ${LS_VM_APPEND:-}" \
+    -append "console=$console panic=-1 softlockup_panic=1 loglevel=3 ${LS_VM_APPEND:-}" \
     -nographic -no-reboot -nic none ${LS_VM_QEMU_ARGS:-} </dev/null 2>&1 |
     sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' | tee "$log"
 qrc=${PIPESTATUS[0]}
@@ -46,7 +49,17 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 printf 'lockscope-vm: guest ran %d.%01d s (qemu exit %s)\n' $((ms / 1000)) $((ms % 1000 / 100)) "$qrc" >&2
 
 bad=$(grep -E 'BUG:|WARNING:|Oops|general protection|Kernel panic' "$log" || true)
+# the frames of the panicking task (after <TASK> when the panic came from an
+# interrupt, as the watchdog's does), innermost first, "? " guesses left out
+stack=$(awk '/Kernel panic/ {p = 1; n = 0; s = ""; next}
+    p && /<TASK>/ {n = 0; s = ""; next}
+    p && !/\] +\? / && n < 12 && match($0, /[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+\/0x[0-9a-f]+/) {
+        f = substr($0, RSTART, RLENGTH); sub(/\+.*/, "", f)
+        s = s (n ? " < " : "") f; n++
+    }
+    END {print s}' "$log")
 if [ -n "$bad" ]; then
+    [ -z "$stack" ] || printf 'lockscope-vm: kernel stack at the panic: %s\n' "$stack" >&2
     printf 'lockscope-vm: kernel reported: %s\n' "$bad" | head -n 20 >&2
     die "run guest $kernel: kernel BUG/WARNING/Oops lines on the console" 4
 fi
