@@ -39,16 +39,19 @@ run_guest() { # run_guest FLAVOUR -> $out/FLAVOUR.log
 
 # cgroup_checks FLAVOUR LOG: --by cgroup --cgroup /ls-a loaded on this
 # kernel's verifier (waiter, holder and filter code), the pipe hammer's
-# waits and holders in /ls-a, nothing from another cgroup.
+# waits and holders in /ls-a, no waiter from another cgroup.  A waiter in
+# /ls-a may wait behind a holder elsewhere (the RT guest's hammer, printing,
+# once waited on the serial console's port lock held from /): only the pipe
+# mutex's holders must be in /ls-a.
 cgroup_checks() {
 	local fl=$1 log=$2 pr n w h other
 	pr='[r for r in d["locks"] if "pipe" in r["name"]]'
 	n=$(pyjson "$log" cgroup "sum(x['contentions'] for x in $pr)")
 	w=$(pyjson "$log" cgroup "sum(c['waits'] for x in $pr for c in x['cgroups'] if c['cgroup'] == '/ls-a')")
 	h=$(pyjson "$log" cgroup "sum(c['begins'] for x in $pr for c in x['holder_cgroups'] if c['cgroup'] == '/ls-a')")
-	other=$(pyjson "$log" cgroup "sorted({c['cgroup'] for x in d['locks'] for c in x['cgroups'] + x['holder_cgroups']} - {'/ls-a'})")
+	other=$(pyjson "$log" cgroup "sorted(({c['cgroup'] for x in d['locks'] for c in x['cgroups']} | {c['cgroup'] for x in $pr for c in x['holder_cgroups']}) - {'/ls-a'})")
 	if [ "${n:-0}" -gt 0 ] 2>/dev/null && [ "$w" = "$n" ] && [ "$other" = "[]" ]; then
-		pass "vm $fl: --by cgroup --cgroup /ls-a: $w of $n pipe mutex waits in /ls-a, holders in it for $h, no other cgroup"
+		pass "vm $fl: --by cgroup --cgroup /ls-a: $w of $n pipe mutex waits in /ls-a, holders in it for $h, no waiter or pipe holder in another cgroup"
 	else
 		fail "vm $fl: --by cgroup: pipe waits '$w' of '$n' in /ls-a, others $other: $(section "$log" cgroup | grep -m2 'lockscope:')"
 	fi
