@@ -9,7 +9,7 @@
 # the panic prints the stuck task's stack at full console level, which
 # loglevel=3 would hide; its frames come first after "guest ran" on stderr.
 # Env: LS_VM_ARCH (x86 | arm64: qemu-system-aarch64 -M virt, console ttyAMA0),
-# LS_VM_ACCEL (tcg), LS_VM_CPU (max), LS_VM_SMP (2), LS_VM_MEM (1G), LS_VM_APPEND (extra
+# LS_VM_ACCEL (x86: tcg,thread=single; arm64: tcg), LS_VM_CPU (max), LS_VM_SMP (2), LS_VM_MEM (1G), LS_VM_APPEND (extra
 # kernel command line), LS_VM_QEMU_ARGS (extra qemu arguments, word-split),
 # LS_VM_LOG (keep the console log at this path).
 set -euo pipefail
@@ -24,8 +24,13 @@ kernel=$1 initrd=$2 limit=${3:-300}
 case $limit in ''|*[!0-9]*) die "parse timeout '$limit': not a number of seconds";; esac
 # LS_VM_ARCH picks the emulator, machine and console of the guest's arch.
 case ${LS_VM_ARCH:-x86} in
-x86) qemu=qemu-system-x86_64 qpkg=qemu-system-x86 machine="" console=ttyS0 ;;
-arm64) qemu=qemu-system-aarch64 qpkg=qemu-system-arm machine="-M virt" console=ttyAMA0 ;;
+# x86 guests run their vCPUs in one host thread: with a thread each, two
+# clean-clone CI runs hung a 6.1 guest with a CPU spinning at mutex_lock+0,
+# the ftrace site probes were being armed on (its bytes already the NOP):
+# cross-vCPU code patching under multi-threaded TCG.  arm64 guests, which
+# never hung, keep a thread per vCPU (one thread would near their timeout).
+x86) qemu=qemu-system-x86_64 qpkg=qemu-system-x86 machine="" console=ttyS0 accel=tcg,thread=single ;;
+arm64) qemu=qemu-system-aarch64 qpkg=qemu-system-arm machine="-M virt" console=ttyAMA0 accel=tcg ;;
 *) die "parse LS_VM_ARCH '${LS_VM_ARCH}': expected x86 or arm64" ;;
 esac
 command -v "$qemu" >/dev/null ||
@@ -38,7 +43,7 @@ start=$(date +%s%N)
 set +e
 # shellcheck disable=SC2086  # $machine, LS_VM_QEMU_ARGS: split into words on purpose
 timeout -k 10 "$limit" "$qemu" $machine \
-    -accel "${LS_VM_ACCEL:-tcg}" -cpu "${LS_VM_CPU:-max}" -smp "${LS_VM_SMP:-2}" -m "${LS_VM_MEM:-1G}" \
+    -accel "${LS_VM_ACCEL:-$accel}" -cpu "${LS_VM_CPU:-max}" -smp "${LS_VM_SMP:-2}" -m "${LS_VM_MEM:-1G}" \
     -kernel "$kernel" -initrd "$initrd" \
     -append "console=$console panic=-1 softlockup_panic=1 loglevel=3 ${LS_VM_APPEND:-}" \
     -nographic -no-reboot -nic none ${LS_VM_QEMU_ARGS:-} </dev/null 2>&1 |
