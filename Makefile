@@ -11,6 +11,18 @@ TRIPLET_arm64 := aarch64-linux-gnu
 CLANG ?= clang
 BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
+
+# Quiet by default: one "CC file" line per step; V=1 prints the commands.
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-8s %s\n' $(1) $(2);
+endif
+
+# A recipe that fails leaves no half-written target behind.
+.DELETE_ON_ERROR:
 ifeq ($(ARCH),$(HOST_ARCH))
 BUILD := build
 LOCKSCOPE := lockscope
@@ -45,6 +57,7 @@ CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
+BPF_BUILD = $(call say,BPF,$@)$(CLANG) $(BPF_CFLAGS) $(1) -c $< -o $@
 
 # Sources by role (docs/architecture.md).  Only user/collect/ talks to
 # libbpf; the agent's other parts that need a library the unit tests do not
@@ -79,27 +92,27 @@ endif
 endif
 
 $(BUILD):
-	mkdir -p $(BUILD)/tests
+	$(Q)mkdir -p $(BUILD)/tests
 
 $(BUILD)/lockscope.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h $(wildcard bpf/*.bpf.h) vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(call BPF_BUILD,)
 
 $(BUILD)/lockscope.skel.h: $(BUILD)/lockscope.bpf.o
-	$(BPFTOOL) gen skeleton $< name lockscope_bpf > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(BPFTOOL) gen skeleton $< name lockscope_bpf > $@.tmp && mv $@.tmp $@
 
 # The owner reader: a separate object, so a kernel refusing it loses only it.
 $(BUILD)/owner.bpf.o: bpf/owner.bpf.c bpf/lockscope.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(call BPF_BUILD,)
 
 $(BUILD)/owner.skel.h: $(BUILD)/owner.bpf.o
-	$(BPFTOOL) gen skeleton $< name owner_bpf > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(BPFTOOL) gen skeleton $< name owner_bpf > $@.tmp && mv $@.tmp $@
 
 # Hold times (--hold): a separate object too, loaded only when asked for.
 $(BUILD)/hold.bpf.o: bpf/hold.bpf.c bpf/lockscope.h bpf/common.bpf.h bpf/shared_maps.bpf.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(call BPF_BUILD,)
 
 $(BUILD)/hold.skel.h: $(BUILD)/hold.bpf.o
-	$(BPFTOOL) gen skeleton $< name hold_bpf > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(BPFTOOL) gen skeleton $< name hold_bpf > $@.tmp && mv $@.tmp $@
 
 # Compat builds for kernels without BPF atomic fetch ops (before 5.12): the
 # same sources with LS_NO_FETCH_ATOMICS (bpf/common.bpf.h).  The collector
@@ -108,19 +121,19 @@ $(BUILD)/hold.skel.h: $(BUILD)/hold.bpf.o
 # their skeletons, generated under one name without the ELF bytes, must be
 # identical, or the build stops.
 $(BUILD)/lockscope_compat.bpf.o: bpf/lockscope.bpf.c bpf/lockscope.h $(wildcard bpf/*.bpf.h) vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -DLS_NO_FETCH_ATOMICS -c $< -o $@
+	$(call BPF_BUILD,-DLS_NO_FETCH_ATOMICS)
 
 $(BUILD)/hold_compat.bpf.o: bpf/hold.bpf.c bpf/lockscope.h bpf/common.bpf.h bpf/shared_maps.bpf.h vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -DLS_NO_FETCH_ATOMICS -c $< -o $@
+	$(call BPF_BUILD,-DLS_NO_FETCH_ATOMICS)
 
 SKEL_LAYOUT = awk '/__elf_bytes\(size_t \*sz\)$$/ {skip=1} !skip; skip && /^}$$/ {skip=0}'
 
 $(BUILD)/%_compat.skel.h: $(BUILD)/%_compat.bpf.o $(BUILD)/%.skel.h
-	$(BPFTOOL) gen skeleton $< name $*_bpf | $(SKEL_LAYOUT) > $@.layout
-	$(SKEL_LAYOUT) $(BUILD)/$*.skel.h | cmp -s - $@.layout || \
+	$(call say,GEN,$@)$(BPFTOOL) gen skeleton $< name $*_bpf | $(SKEL_LAYOUT) > $@.layout
+	$(Q)$(SKEL_LAYOUT) $(BUILD)/$*.skel.h | cmp -s - $@.layout || \
 		{ echo "lockscope: failed to pair $< with $(BUILD)/$*.bpf.o: their programs, maps or variables differ" >&2; exit 1; }
-	rm -f $@.layout
-	$(BPFTOOL) gen skeleton $< name $*_compat_bpf > $@.tmp && mv $@.tmp $@
+	$(Q)rm -f $@.layout
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_compat_bpf > $@.tmp && mv $@.tmp $@
 
 # The skeletons are generated: the collector's objects wait for them.
 $(COLLECT_OBJS): $(BUILD)/lockscope.skel.h $(BUILD)/owner.skel.h \
@@ -131,33 +144,33 @@ $(BUILD)/view/tui.o: CFLAGS += $(CURSES_CFLAGS)
 
 $(BUILD)/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LOCKSCOPE): $(MODEL_OBJS) $(AGENT_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CURSES_LIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CURSES_LIBS)
 
 # Bash completion of commands and options, made from lockscope's own help
 # (the options table), so it cannot fall behind it (native builds only: it
 # runs the binary).
 $(BUILD)/lockscope.bash: lockscope scripts/gen-completion.sh
-	scripts/gen-completion.sh ./lockscope > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)scripts/gen-completion.sh ./lockscope > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(LDLIBS) -lcmocka
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(LDLIBS) -lcmocka
 
 # The BTF walker is the collector's, with no skeleton behind it: its unit
 # tests link its object too.
 BTF_NAMES_OBJ := $(BUILD)/collect/btf_names.o
 $(BUILD)/tests/collect/%: tests/unit/collect/%.c $(MODEL_OBJS) $(BTF_NAMES_OBJ) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(BTF_NAMES_OBJ) $(LDLIBS) -lcmocka
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(BTF_NAMES_OBJ) $(LDLIBS) -lcmocka
 
 $(BUILD)/%_hammer: tests/workloads/%_hammer.c | $(BUILD)
-	$(CC) $(CFLAGS) -pthread -o $@ $<
+	$(call say,CC,$<)$(CC) $(CFLAGS) -pthread -o $@ $<
 
 $(BUILD)/lock_spread: tests/workloads/lock_spread.c | $(BUILD)
-	$(CC) $(CFLAGS) -pthread -o $@ $<
+	$(call say,CC,$<)$(CC) $(CFLAGS) -pthread -o $@ $<
 
 # The arm64 guest's binaries (tests/integration/test_vm_arm64.sh), always in
 # build-arm64/: cross-built on x86, native on aarch64.  Without that
@@ -185,10 +198,10 @@ FUZZ_SECONDS ?= 300
 
 $(BUILD)/fuzz/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c $< -o $@
+	$(call say,CC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c $< -o $@
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
+	$(call say,LD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
 		$(FUZZ_OBJS) -ljson-c -lm -lcap-ng
 
 fuzz-build: $(FUZZ_BINS)
