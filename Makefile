@@ -11,6 +11,7 @@ TRIPLET_arm64 := aarch64-linux-gnu
 CLANG ?= clang
 BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
+LLVM_STRIP ?= llvm-strip
 
 # Quiet by default: one "CC file" line per step; V=1 prints the commands.
 ifeq ($(V),1)
@@ -57,7 +58,10 @@ CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
-BPF_BUILD = $(call say,BPF,$@)$(CLANG) $(BPF_CFLAGS) $(1) -c $< -o $@
+# -g makes the BTF that CO-RE relocates against; the DWARF beside it is
+# never read (the skeleton embeds the object): llvm-strip -g drops it.
+BPF_BUILD = $(call say,BPF,$@)$(CLANG) $(BPF_CFLAGS) $(1) -c $< -o $@ && \
+	$(LLVM_STRIP) -g $@
 
 # Sources by role (docs/architecture.md).  Only user/collect/ talks to
 # libbpf; the agent's other parts that need a library the unit tests do not
