@@ -7,14 +7,15 @@
 #   vm           tests/integration/test_vm*.sh: Debian kernels under qemu
 #                (x86 generic and rt, arm64)
 #   all          every tier above, in that order
-# Prints one closing line "N passed, N failed, N skipped"; exits 1 if
-# anything failed.
+# Prints each script's seconds as it ends, the slowest five, then one
+# closing line "N passed, N failed, N skipped"; exits 1 if anything failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export LS_ROOT=$root LS=$root/lockscope
 export LS_RESULTS=$(mktemp)
-trap 'rm -f "$LS_RESULTS"' EXIT
+times=$(mktemp)
+trap 'rm -f "$LS_RESULTS" "$times"' EXIT
 
 tier=${1:-all}
 match=${2:-}
@@ -27,17 +28,26 @@ static | unit | integration | vm | all) ;;
 esac
 want() { [ "$tier" = all ] || [ "$tier" = "$1" ]; }
 picked() { [ -z "$match" ] || [[ "$1" == *"$match"* ]]; }
+# timed NAME CMD...: run CMD, print and keep its wall-clock seconds.
+timed() {
+	local name=$1 t0=$EPOCHREALTIME t
+	shift
+	"$@"
+	t=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	echo "-- $name: ${t}s"
+	echo "$t $name" >>"$times"
+}
 
 if want static; then
 	for t in tests/static/*.sh; do
 		picked "$t" || continue
 		echo "== $t"
-		bash "$t"
+		timed "$t" bash "$t"
 	done
 fi
 if want unit; then
 	for b in build/tests/*/test_*; do
-		picked "$b" && tests/run-unit.sh "$b"
+		picked "$b" && timed "$b" tests/run-unit.sh "$b"
 	done
 fi
 if want integration; then
@@ -45,17 +55,21 @@ if want integration; then
 		[[ "$t" == tests/integration/test_vm*.sh ]] && continue
 		picked "$t" || continue
 		echo "== $t"
-		bash "$t"
+		timed "$t" bash "$t"
 	done
 fi
 if want vm; then
 	for t in tests/integration/test_vm*.sh; do
 		picked "$t" || continue
 		echo "== $t"
-		bash "$t"
+		timed "$t" bash "$t"
 	done
 fi
 
+if [ -s "$times" ]; then
+	echo "slowest five of $(wc -l <"$times") scripts ($(awk '{ s += $1 } END { printf "%.0f", s }' "$times")s in all):"
+	sort -rn "$times" | head -5 | awk '{ printf "  %7.1fs  %s\n", $1, $2 }'
+fi
 p=$(grep -c '^pass$' "$LS_RESULTS")
 f=$(grep -c '^fail$' "$LS_RESULTS")
 s=$(grep -c '^skip$' "$LS_RESULTS")
