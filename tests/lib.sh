@@ -58,3 +58,50 @@ mount_tracefs() {
 	[ -e /sys/kernel/tracing/events ] ||
 		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
 }
+
+# wait_for CONDITION TIMEOUT: evaluate the shell command CONDITION every
+# 0.05 s until it succeeds (return 0) or TIMEOUT seconds (fractions allowed)
+# pass (return 1).  Replaces a fixed sleep before a check.
+wait_for() {
+	local end
+	end=$((${EPOCHREALTIME/./} + $(awk -v d="$2" 'BEGIN { printf "%d", d * 1000000 }')))
+	until eval "$1"; do
+		[ "${EPOCHREALTIME/./}" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+
+# free_port: a loopback TCP port free at the time of the call
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# kill_pids PID...: end the background processes a test started, and reap them
+kill_pids() {
+	local p
+	for p; do kill "$p" 2>/dev/null; done
+	for p; do wait "$p" 2>/dev/null; done
+}
+
+# serve_url LOG PID HOST: wait (10 s at most) until `lockscope serve` PID
+# writes its address http://HOST:PORT to LOG, and print it; return 1 (the
+# log on stdout) if it exits or stays silent.
+serve_url() {
+	local re="http://${3//./\\.}:[0-9]*"
+	if wait_for "grep -q '$re' '$1' || ! kill -0 $2 2>/dev/null" 10 &&
+		grep -q "$re" "$1"; then
+		grep -o "$re" "$1" | head -1
+		return 0
+	fi
+	cat "$1"
+	return 1
+}
+
+# scrape_fresh URL FILE: wait (10 s at most) until `lockscope serve` at URL
+# has made two more collections, so that one began after this call, and
+# save that /metrics page in FILE
+scrape_fresh() {
+	local c0
+	c0=$(curl -sf "$1/metrics" | awk '$1 == "lockscope_collections_total" { print $2 }')
+	wait_for "curl -sf '$1/metrics' -o '$2' && awk -v c='${c0:-0}' '\$1 == \"lockscope_collections_total\" && \$2 >= c + 2 { f = 1 } END { exit !f }' '$2'" 10
+}

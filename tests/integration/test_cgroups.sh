@@ -190,18 +190,11 @@ done
 "$LS" serve --by cgroup --max-cgroups 2 --max-series 5 -i 0.5 -F 0 \
 	--listen 127.0.0.1:0 >"$out/serve.log" 2>&1 &
 SPID=$!
-URL=
-for _ in $(seq 100); do
-	URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$out/serve.log" | head -1)
-	[ -n "$URL" ] && break
-	kill -0 "$SPID" 2>/dev/null || break
-	sleep 0.1
-done
-if [ -z "$URL" ]; then
+if ! URL=$(serve_url "$out/serve.log" "$SPID" 127.0.0.1); then
 	fail "cgroups: serve --by cgroup starts: $(tail -2 "$out/serve.log")"
 	exit 0
 fi
-scrape() { sleep 1.2; curl -sf "$URL/metrics" >"$out/$1"; }
+scrape() { scrape_fresh "$URL" "$out/$1"; }
 # cgvals FILE: "label value" of every lockscope_cgroup_waits_total sample
 cgvals() {
 	# values as integers: the exposition writes the shortest exact float

@@ -24,19 +24,10 @@ work=$(mktemp -d /tmp/lockscope-fleet.XXXXXX)
 chmod 755 "$work"
 pids=()
 cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${pids[@]}"; do
-		wait "$p" 2>/dev/null
-	done
+	kill_pids "${pids[@]}"
 	rm -rf "$work"
 }
 trap cleanup EXIT
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
 
 # start_host N: lockscope serve on 127.0.0.N, a free port; sets HPID and HADDR.
 start_host() {
@@ -44,16 +35,11 @@ start_host() {
 	"$LS" serve --listen "127.0.0.$n:0" -i 0.5 --by class,cgroup >"$log" 2>&1 &
 	HPID=$!
 	pids+=("$HPID")
-	HADDR=
-	for _ in $(seq 100); do
-		HADDR=$(grep -o "http://127\.0\.0\.$n:[0-9]*" "$log" | head -1)
-		HADDR=${HADDR#http://}
-		[ -n "$HADDR" ] && return 0
-		kill -0 "$HPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$log"
-	return 1
+	HADDR=$(serve_url "$log" "$HPID" "127.0.0.$n") || {
+		echo "$HADDR"
+		return 1
+	}
+	HADDR=${HADDR#http://}
 }
 
 "$W/pipe_hammer" 3 90 2>"$work/hammer.log" &

@@ -19,19 +19,10 @@ work=$(mktemp -d /tmp/lockscope-serve.XXXXXX)
 chmod 755 "$work"
 pids=()
 cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${pids[@]}"; do
-		wait "$p" 2>/dev/null
-	done
+	kill_pids "${pids[@]}"
 	rm -rf "$work"
 }
 trap cleanup EXIT
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
 
 # start_serve LOG ARGS...: start lockscope serve on a free loopback port;
 # sets SPID and URL (http://127.0.0.1:PORT) once it prints its address.
@@ -41,15 +32,10 @@ start_serve() {
 	"$LS" serve --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
 	SPID=$!
 	pids+=("$SPID")
-	URL=
-	for _ in $(seq 100); do
-		URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -1)
-		[ -n "$URL" ] && return 0
-		kill -0 "$SPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$log"
-	return 1
+	URL=$(serve_url "$log" "$SPID" 127.0.0.1) || {
+		echo "$URL"
+		return 1
+	}
 }
 
 # value FILE METRIC_WITH_LABELS: the sample's value in a text exposition
@@ -455,11 +441,7 @@ fi
 kill "$stress" 2>/dev/null
 kill -TERM "$SPID"
 rc=0
-for _ in $(seq 50); do
-	kill -0 "$SPID" 2>/dev/null || break
-	sleep 0.1
-done
-if kill -0 "$SPID" 2>/dev/null; then
+if ! wait_for "! kill -0 $SPID 2>/dev/null" 5; then
 	fail "$T: stops on SIGTERM within 5 s"
 else
 	wait "$SPID"
@@ -478,8 +460,7 @@ fi
 
 # ---- --addr: the raw address is a label only when asked ----------------
 if start_serve "$work/serve-addr.log" --addr -i 0.5 -F 0; then
-	sleep 1.2
-	curl -sf "$URL/metrics" -o "$work/m-addr.txt"
+	scrape_fresh "$URL" "$work/m-addr.txt"
 	if grep -Eq '^lockscope_lock_contentions_total\{[^}]*addr="ffff[0-9a-f]{12}"' "$work/m-addr.txt"; then
 		pass "$T: --addr adds the lock address as a label"
 	else
