@@ -81,7 +81,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/genl_hammer \
 	$(BUILD)/lock_spread $(BUILD)/holder_hammer
 
-.PHONY: all clean test test-unit test-static test-integration test-vm \
+.PHONY: all clean test test-unit test-static test-integration test-vm check-quick \
 	test-vm-arm64 test-vm-kvm guest-arm64 \
 	tests-build check-format format install \
 	uninstall fuzz fuzz-build bench soak
@@ -252,6 +252,12 @@ test-vm-kvm: lockscope $(WORKLOADS)
 
 test: tests-build
 	tests/run.sh all
+
+# The development loop, about a minute: static checks, unit tests and one
+# smoke run on this kernel (tests/integration/test_smoke.sh); make test
+# stays the whole suite.
+check-quick: lockscope $(UNIT_BINS) $(WORKLOADS)
+	tests/run.sh quick
 
 # Binary, man page, systemd unit and (native builds) bash completion;
 # PREFIX and DESTDIR as usual.

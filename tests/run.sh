@@ -7,6 +7,8 @@
 #   vm           tests/integration/test_vm*.sh: Debian kernels under qemu
 #                (x86 generic and rt, arm64)
 #   all          every tier above, in that order
+#   quick        static, unit and one smoke run on this kernel
+#                (tests/integration/test_smoke.sh): make check-quick
 # Prints each script's seconds as it ends, the slowest five, then one
 # closing line "N passed, N failed, N skipped"; exits 1 if anything failed.
 set -u
@@ -20,13 +22,16 @@ trap 'rm -f "$LS_RESULTS" "$times"' EXIT
 tier=${1:-all}
 match=${2:-}
 case "$tier" in
-static | unit | integration | vm | all) ;;
+static | unit | integration | vm | all | quick) ;;
 *)
-	echo "tests/run.sh: failed to parse tier '$tier': expected static, unit, integration, vm or all" >&2
+	echo "tests/run.sh: failed to parse tier '$tier': expected static, unit, integration, vm, all or quick" >&2
 	exit 2
 	;;
 esac
-want() { [ "$tier" = all ] || [ "$tier" = "$1" ]; }
+want() {
+	[ "$tier" = all ] || [ "$tier" = "$1" ] ||
+		{ [ "$tier" = quick ] && [ "$1" != vm ]; }
+}
 picked() { [ -z "$match" ] || [[ "$1" == *"$match"* ]]; }
 # timed NAME CMD...: run CMD, print and keep its wall-clock seconds.
 timed() {
@@ -53,6 +58,7 @@ fi
 if want integration; then
 	for t in tests/integration/*.sh; do
 		[[ "$t" == tests/integration/test_vm*.sh ]] && continue
+		[ "$tier" = quick ] && [ "$t" != tests/integration/test_smoke.sh ] && continue
 		picked "$t" || continue
 		echo "== $t"
 		timed "$t" bash "$t"
