@@ -38,7 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LS = os.environ.get("LS", os.path.join(ROOT, "lockscope"))
 BUILD = os.path.join(ROOT, "build")
 
-# pool name -> command; the README's own example is "netlink"
+# pool name -> command; the example of docs/record.md is "netlink"
 WORKLOADS = {
     "netlink": ["stress-ng", "--netlink-task", "2", "-t", "3s"],
     "mmap2": [os.path.join(BUILD, "mmap_hammer"), "2", "3"],

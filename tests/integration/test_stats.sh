@@ -73,7 +73,7 @@ rc=$?
 check "stats: A/B with 2 runs a side exits 0 and says why" bash -c "
 [ $rc -eq 0 ] && grep -q '^fewer than 3 runs on a side' '$O/ab2.txt'"
 
-# the README's compare example is this output, on these files, exit 0
+# the compare example of docs/record.md is this output, on these files, exit 0
 mkdir -p "$O/readme"
 for i in 1 2 3; do
 	cp "$R/netlink-0$i.json" "$O/readme/base$i.json"
@@ -82,6 +82,6 @@ done
 (cd "$O/readme" && "$LS" compare base1.json base2.json base3.json -- new1.json new2.json new3.json) >"$O/readme.txt" 2>&1
 rc=$?
 sed -n '/^\$ lockscope compare base1.json base2.json base3.json -- new1.json new2.json new3.json$/,/^\$ echo \$?$/p' \
-	"$LS_ROOT/README.md" | sed '1d;$d' >"$O/readme-want.txt"
-check "stats: the README's A/A example is what compare prints, exit 0" bash -c "
+	"$LS_ROOT/docs/record.md" | sed '1d;$d' >"$O/readme-want.txt"
+check "stats: the A/A example of docs/record.md is what compare prints, exit 0" bash -c "
 [ $rc -eq 0 ] && [ -s '$O/readme-want.txt' ] && diff '$O/readme-want.txt' '$O/readme.txt'"

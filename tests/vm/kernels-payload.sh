@@ -1,4 +1,4 @@
-# tests/vm/kernels-payload.sh - what each kernel family gives (README
+# tests/vm/kernels-payload.sh - what each kernel family gives (docs/sources.md
 # "Kernels"): doctor, then hist under the workloads with every source, and
 # again with the tracepoints left off (probe-only).  Runs inside a guest
 # (busybox sh) or on the host, with lockscope and the workloads in PATH;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kernels-table.py LABEL=LOG... - the README's "Kernels" tables, from the
+"""kernels-table.py LABEL=LOG... - the "Kernels" tables of docs/sources.md, from the
 console logs of tests/vm/kernels-payload.sh (tests/vm/kernels.sh makes them).
 
 Prints two markdown tables: which mechanism each source used on each kernel

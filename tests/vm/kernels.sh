@@ -1,7 +1,7 @@
 #!/bin/bash
 # Usage: tests/vm/kernels.sh [FLAVOUR...]   (default: host amd64 rt-amd64 arm64;
 #        SUITE-FLAVOUR, e.g. bullseye-amd64, boots another Debian suite's kernel)
-# Measures what each kernel family gives (README "Kernels"): runs
+# Measures what each kernel family gives (docs/sources.md, "Kernels"): runs
 # tests/vm/kernels-payload.sh on this host ("host") and inside Debian's stock
 # kernels under qemu, keeps the logs in ${LS_OUT:-tests/out}/kernels/, and
 # prints the two markdown tables of tests/vm/kernels-table.py.  Needs make
