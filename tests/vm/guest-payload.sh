@@ -1,14 +1,7 @@
 # tests/vm/guest-payload.sh - runs inside the guest (busybox sh).  Prints each
 # lockscope output between LS-OUT-BEGIN/END markers; the host asserts on them.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-out() { # out NAME CMD...
-	name=$1
-	shift
-	echo "LS-OUT-BEGIN $name"
-	"$@" 2>&1
-	echo "LS-OUT-RC $name $?"
-	echo "LS-OUT-END $name"
-}
+. /payload-lib.sh # out NAME CMD...
 # waitfor FILE: until lockscope says in FILE that it traces (30 s at most)
 waitfor() {
 	i=0

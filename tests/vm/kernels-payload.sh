@@ -3,14 +3,7 @@
 # again with the tracepoints left off (probe-only).  Runs inside a guest
 # (busybox sh) or on the host, with lockscope and the workloads in PATH;
 # prints each output between LS-OUT-BEGIN/END markers (tests/vm/lib.sh).
-out() { # out NAME CMD...
-	name=$1
-	shift
-	echo "LS-OUT-BEGIN $name"
-	"$@" 2>&1
-	echo "LS-OUT-RC $name $?"
-	echo "LS-OUT-END $name"
-}
+. /payload-lib.sh # out NAME CMD...
 out doctor lockscope doctor
 out mmap lockscope hist --json -F 499 -- mmap_hammer 2 3
 out pipe lockscope hist --json -F 499 -- pipe_hammer 2 2

@@ -3,14 +3,7 @@
 # per phase.  Before each run it prints LS-KVM-PHASE <name> and waits 3 s,
 # while the host pins (or unpins) qemu's vCPU threads.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-out() { # out NAME CMD...
-	name=$1
-	shift
-	echo "LS-OUT-BEGIN $name"
-	"$@" 2>&1
-	echo "LS-OUT-RC $name $?"
-	echo "LS-OUT-END $name"
-}
+. /payload-lib.sh # out NAME CMD...
 out doctor lockscope doctor
 for ph in pinned unpinned; do
 	echo "LS-KVM-PHASE $ph"

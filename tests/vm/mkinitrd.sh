@@ -2,7 +2,8 @@
 # Usage: mkinitrd.sh OUT.gz INIT_SCRIPT [BINARY...]
 # Builds a gzip'd cpio (newc) initramfs: static busybox with applet symlinks,
 # each BINARY at /bin/<name> plus the shared libraries ldd lists (same paths,
-# dynamic loader included), INIT_SCRIPT as /payload (run by busybox sh), and an
+# dynamic loader included), INIT_SCRIPT as /payload (run by busybox sh) with
+# tests/vm/payload-lib.sh beside it as /payload-lib.sh, and an
 # /init that mounts proc, sysfs, devtmpfs, tracefs, debugfs, bpffs, runs the
 # payload, prints "LS-VM-DONE rc=<rc>" and powers off.
 # LS_VM_EXTRA="src:dst ..." adds more files or directories (dst is the guest
@@ -114,6 +115,7 @@ for pair in ${LS_VM_EXTRA:-}; do
 done
 
 cp "$payload" "$root/payload"
+cp "$(dirname "$0")/payload-lib.sh" "$root/payload-lib.sh"
 cat > "$root/init" <<'INIT'
 #!/bin/sh
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root

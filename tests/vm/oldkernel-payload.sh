@@ -3,14 +3,7 @@
 # 5.10 (tests/integration/test_vm_oldkernel.sh).  Prints each output
 # between LS-OUT-BEGIN/END markers (tests/vm/lib.sh).
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-out() { # out NAME CMD...
-	name=$1
-	shift
-	echo "LS-OUT-BEGIN $name"
-	"$@" 2>&1
-	echo "LS-OUT-RC $name $?"
-	echo "LS-OUT-END $name"
-}
+. /payload-lib.sh # out NAME CMD...
 out doctor lockscope doctor
 out pipe lockscope hist --json -F 0 -- pipe_hammer 2 2
 out mmap lockscope hist --json -F 0 -- mmap_hammer 2 3
