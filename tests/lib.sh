@@ -63,12 +63,18 @@ mount_tracefs() {
 # 0.05 s until it succeeds (return 0) or TIMEOUT seconds (fractions allowed)
 # pass (return 1).  Replaces a fixed sleep before a check.
 wait_for() {
-	local end
-	end=$((${EPOCHREALTIME/./} + $(awk -v d="$2" 'BEGIN { printf "%d", d * 1000000 }')))
+	local _wait_end
+	_wait_end=$((${EPOCHREALTIME/./} + $(awk -v d="$2" 'BEGIN { printf "%d", d * 1000000 }')))
 	until eval "$1"; do
-		[ "${EPOCHREALTIME/./}" -lt "$end" ] || return 1
+		[ "${EPOCHREALTIME/./}" -lt "$_wait_end" ] || return 1
 		sleep 0.05
 	done
+}
+
+# wait_line FILE REGEX TIMEOUT: wait_for a line of FILE to match REGEX (grep -E)
+wait_line() {
+	local _file=$1 _re=$2 # seen by CONDITION: bash scopes locals dynamically
+	wait_for 'grep -Eq -- "$_re" "$_file" 2>/dev/null' "$3"
 }
 
 # free_port: a loopback TCP port free at the time of the call
@@ -87,10 +93,10 @@ kill_pids() {
 # writes its address http://HOST:PORT to LOG, and print it; return 1 (the
 # log on stdout) if it exits or stays silent.
 serve_url() {
-	local re="http://${3//./\\.}:[0-9]*"
-	if wait_for "grep -q '$re' '$1' || ! kill -0 $2 2>/dev/null" 10 &&
-		grep -q "$re" "$1"; then
-		grep -o "$re" "$1" | head -1
+	local _log=$1 _pid=$2 _re="http://${3//./\\.}:[0-9]*"
+	if wait_for 'grep -q "$_re" "$_log" || ! kill -0 "$_pid" 2>/dev/null' 10 &&
+		grep -q "$_re" "$1"; then
+		grep -o "$_re" "$1" | head -1
 		return 0
 	fi
 	cat "$1"
@@ -101,7 +107,12 @@ serve_url() {
 # has made two more collections, so that one began after this call, and
 # save that /metrics page in FILE
 scrape_fresh() {
-	local c0
-	c0=$(curl -sf "$1/metrics" | awk '$1 == "lockscope_collections_total" { print $2 }')
-	wait_for "curl -sf '$1/metrics' -o '$2' && awk -v c='${c0:-0}' '\$1 == \"lockscope_collections_total\" && \$2 >= c + 2 { f = 1 } END { exit !f }' '$2'" 10
+	local _url=$1 _file=$2 _c0
+	_c0=$(curl -sf "$1/metrics" | _ls_collections -)
+	wait_for 'curl -sf "$_url/metrics" -o "$_file" &&
+		[ "$(_ls_collections "$_file")" -ge $((${_c0:-0} + 2)) ]' 10
+}
+# _ls_collections FILE: lockscope_collections_total in a /metrics page (- for stdin)
+_ls_collections() {
+	awk '$1 == "lockscope_collections_total" { n = $2 } END { printf "%d\n", n }' "$1"
 }

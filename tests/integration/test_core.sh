@@ -114,10 +114,7 @@ if need_cmd "reference" bpftrace &&
 		tracepoint:lock:contention_end /comm == "pipe_hammer"/ { @[args->lock_addr] = count(); }' \
 		>"$out/bpftrace.txt" 2>&1 &
 	ref=$!
-	for _ in $(seq 300); do
-		grep -q '^ready' "$out/bpftrace.txt" && break
-		sleep 0.1
-	done
+	wait_line "$out/bpftrace.txt" '^ready' 30
 	"$LS" hist --addr -F 0 -T mutex --json -- "$W/pipe_hammer" 2 3 >"$out/ref.json" 2>"$out/ref.err"
 	sleep 0.5
 	kill -INT "$ref"

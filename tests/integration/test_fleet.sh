@@ -219,7 +219,7 @@ case $down in
 *)
 	fail "$T: Prometheus marks the stopped host down (up == 0), the others stay up" ;;
 esac
-sleep 2
+wait_for '[ "$(collections "${haddr[3]}")" != "$before3" ] && [ "$(collections "${haddr[4]}")" != "$before4" ]' 5
 after3=$(collections "${haddr[3]}")
 after4=$(collections "${haddr[4]}")
 echo "  collections host3 $before3 -> $after3, host4 $before4 -> $after4"

@@ -17,16 +17,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_for FILE REGEX SECONDS: until FILE matches REGEX (0) or time is up (1)
-wait_for() {
-	local end=$((SECONDS + $3))
-	while [ $SECONDS -le $end ]; do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 # wait_child PID SECONDS: until PID has a child process
 wait_child() {
 	local end=$((SECONDS + $2))
@@ -114,7 +104,7 @@ for w in "lock_spread 300 2" "mmap_hammer 4 2"; do
 		--max-stacks 1 >"$out/tiny-$name.json" 2>"$out/tiny-$name.err" &
 	ls=$!
 	kids+=("$ls")
-	if ! wait_for "$out/tiny-$name.err" 'tracing lock contention' 15; then
+	if ! wait_line "$out/tiny-$name.err" 'tracing lock contention' 15; then
 		fail "tiny maps $name: lockscope did not start: $(cat "$out/tiny-$name.err")"
 		kill "$gpid" 2>/dev/null
 		continue
@@ -173,8 +163,8 @@ for sig in INT TERM; do
 		p=$!
 		kids+=("$p")
 		case $cmd in
-		hist | hist-json) wait_for "$o.err" 'tracing lock contention' 15 ;;
-		top) wait_for "$o.out" '^LOCK ' 15 ;;
+		hist | hist-json) wait_line "$o.err" 'tracing lock contention' 15 ;;
+		top) wait_line "$o.out" '^LOCK ' 15 ;;
 		*-prog) wait_child "$p" 15 && sleep 0.3 ;;
 		doctor) sleep 0.1 ;;
 		esac
@@ -208,7 +198,7 @@ done
 "$LS" top -b >"$out/kill.out" 2>&1 &
 p=$!
 kids+=("$p")
-if wait_for "$out/kill.out" '^LOCK ' 15; then
+if wait_line "$out/kill.out" '^LOCK ' 15; then
 	progs=$(cat /proc/$p/fdinfo/* 2>/dev/null | awk '/^prog_id:/ {print $2}' | sort -u)
 	links=$(cat /proc/$p/fdinfo/* 2>/dev/null | awk '/^link_id:/ {print $2}' | sort -u)
 	np=$(echo "$progs" | wc -w)
@@ -248,8 +238,8 @@ for w in "pipe_hammer 2 2" "mmap_hammer 4 2"; do
 	"$LS" hist --json --cost -p "$gpid" -F 0 >"$out/two-b-$name.json" 2>"$out/two-b-$name.err" &
 	b=$!
 	kids+=("$a" "$b")
-	if ! wait_for "$out/two-a-$name.err" 'tracing' 15 ||
-		! wait_for "$out/two-b-$name.err" 'tracing' 15; then
+	if ! wait_line "$out/two-a-$name.err" 'tracing' 15 ||
+		! wait_line "$out/two-b-$name.err" 'tracing' 15; then
 		fail "two instances $name: did not start"
 		kill "$gpid" "$a" "$b" 2>/dev/null
 		continue
@@ -278,7 +268,7 @@ done
 "$LS" top -b -i 0.2 --forget 5 >"$out/forget.out" 2>&1 &
 p=$!
 kids+=("$p")
-if wait_for "$out/forget.out" '^LOCK ' 15; then
+if wait_line "$out/forget.out" '^LOCK ' 15; then
 	"$W/lock_spread" 400 1 >/dev/null 2>&1
 	busy=$(python3 "$LS_ROOT/bench/mapfill.py" "$p" lock_stats | python3 -c "import json,sys; print(json.load(sys.stdin)['lock_stats']['entries'])")
 	sleep 2.5 # over 5 refreshes of 0.2 s: idle pipes are forgotten

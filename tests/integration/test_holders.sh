@@ -76,10 +76,7 @@ if need_cmd "holder tids" bpftrace &&
 		tracepoint:lock:contention_end /comm == "holder_hammer" && args->ret == 0/ { @[args->lock_addr, tid] = count(); }' \
 		>"$out/bpftrace.txt" 2>&1 &
 	ref=$!
-	for _ in $(seq 300); do
-		grep -q '^ready' "$out/bpftrace.txt" && break
-		sleep 0.1
-	done
+	wait_line "$out/bpftrace.txt" '^ready' 30
 	run tids pipe 3 --addr -T mutex -L pipe
 	sleep 0.5
 	kill -INT "$ref"

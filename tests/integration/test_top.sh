@@ -30,8 +30,8 @@ start() {
 	T new-session -d -s "$name" -x "$cols" -y "$rows" \
 		"sh -c 'echo \$\$ >$out/$name.pid; exec $LS $*' 2>$out/$name.err; echo \$? >$out/$name.rc; stty -a >$out/$name.stty; sleep 120"
 }
-# wait_for NAME PATTERN SECONDS: until the screen matches (grep -E)
-wait_for() {
+# wait_screen NAME PATTERN SECONDS: until the screen matches (grep -E)
+wait_screen() {
 	local i
 	for i in $(seq $(($3 * 10))); do
 		cap "$1" >"$out/$1.screen"
@@ -77,7 +77,7 @@ load=$!
 start a 100 30 top -v
 # patience: on a busy machine the two netlink tasks contend only when both
 # get a CPU at once
-if wait_for a '^mutex@genl_rcv_msg +mutex ' 20; then
+if wait_screen a '^mutex@genl_rcv_msg +mutex ' 20; then
 	pass "top: the genl mutex row appears under netlink load"
 else
 	fail "top: no mutex@genl_rcv_msg row: $(head -12 "$out/a.screen")"
@@ -99,7 +99,7 @@ else
 fi
 h1=$(cap a | head -2)
 r1=$(rows a)
-sleep 2.2
+wait_for '[ "$(cap a | head -2)" != "$h1" ] && [ "$(rows a)" != "$r1" ]' 5
 h2=$(cap a | head -2)
 r2=$(rows a)
 if [ "$h1" != "$h2" ] && [ -n "$r2" ] && [ "$r1" != "$r2" ]; then
@@ -127,9 +127,9 @@ genl='^mutex@genl_rcv_msg +mutex +([0-9]{3,}|[0-9.]+[kM]) '
 paused=no
 for _ in $(seq 20); do
 	# a frame where the genl mutex was contended (CONT/s of 100 or more)
-	wait_for a "$genl" 3 || continue
+	wait_screen a "$genl" 3 || continue
 	T send-keys -t a p
-	sleep 0.3
+	wait_screen a '^lockscope top \[PAUSED\]' 1
 	# ... and another lock beside it, so that the orders below can differ
 	if cap a | grep -q '^lockscope top \[PAUSED\]' &&
 		rows a | grep -Eq "$genl" && [ "$(rows a | wc -l)" -ge 2 ]; then
@@ -140,9 +140,9 @@ for _ in $(seq 20); do
 done
 # no frame had two locks: pause on one with the genl mutex alone (the
 # orders below then have one row and are skipped, not failed)
-if [ $paused = no ] && wait_for a "$genl" 5; then
+if [ $paused = no ] && wait_screen a "$genl" 5; then
 	T send-keys -t a p
-	sleep 0.3
+	wait_screen a '^lockscope top \[PAUSED\]' 1
 	cap a | grep -q '^lockscope top \[PAUSED\]' && rows a | grep -Eq "$genl" &&
 		paused=one
 fi
@@ -153,7 +153,7 @@ else
 fi
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do T send-keys -t a '<'; done
 T send-keys -t a '>'
-sleep 0.4
+wait_screen a 'sort: lock name' 2
 names=$(rows a | awk '{print $1}')
 if [ $paused = one ]; then
 	skip "top: name order: the paused frame has one lock row"
@@ -174,7 +174,7 @@ else
 	fail "top: reversed order wrong: $rnames"
 fi
 T send-keys -t a '>' '>' # name -> kind -> CONT/s (reverse off again)
-sleep 0.4
+wait_screen a 'sort: contentions/s' 2
 # CONT/s is the third column; "12k" means 12000
 counts=$(rows a | awk '{v=$3; if (v ~ /k$/) v=v*1000; if (v ~ /M$/) v=v*1000000; print v+0}')
 # each key orders the rows its own way: by name above, by count here
@@ -187,10 +187,10 @@ else
 	fail "top: CONT/s order: $counts"
 fi
 T send-keys -t a s
-sleep 0.3
+wait_screen a '^Sort by:' 2
 if cap a | grep -q '^Sort by:'; then
 	T send-keys -t a Down Enter # contentions/s -> spin ms/s
-	sleep 0.4
+	wait_screen a 'sort: spin ms/s' 2
 	spins=$(rows a | awk '{print $4}')
 	if cap a | grep -q 'sort: spin ms/s' && sort -grc <<<"$spins" 2>/dev/null; then
 		pass "top: the sort menu (s) sorts by spin ms/s"
@@ -204,9 +204,9 @@ fi
 # --- filter ---------------------------------------------------------------
 before=$(rows a)
 T send-keys -t a / g e n l
-sleep 0.4
+wait_screen a 'genl' 2
 T send-keys -t a Enter
-sleep 0.4
+wait_screen a 'filter: genl' 2
 frows=$(rows a)
 # the header counts the rows: "locks: SHOWN of CONTENDED"
 read -r shown of_all < <(cap a | sed -n 's/.*locks: \([0-9]*\) of \([0-9]*\).*/\1 \2/p')
@@ -220,7 +220,7 @@ fi
 
 # --- detail: histograms, callers, owner -----------------------------------
 T send-keys -t a Enter # open the genl mutex (still paused)
-if wait_for a '^mutex@genl_rcv_msg \(mutex\)' 3 &&
+if wait_screen a '^mutex@genl_rcv_msg \(mutex\)' 3 &&
 	grep -q '^wait histogram' "$out/a.screen" &&
 	grep -Eq '^callers \([0-9]+ sampled stacks.*genl_rcv_msg [0-9]+%' "$out/a.screen" &&
 	grep -q '^  contentions ' "$out/a.screen" &&
@@ -251,13 +251,13 @@ else
 	fail "top: the genl mutex was never seen held in 250 reads"
 fi
 T send-keys -t a Escape p # back to the list, resume
-if wait_for a '^LOCK +KIND' 2; then
+if wait_screen a '^LOCK +KIND' 2; then
 	pass "top: Esc closes the lock and returns to the list"
 else
 	fail "top: Esc did not return to the list: $(head -5 "$out/a.screen")"
 fi
 T send-keys -t a '?'
-if wait_for a '^Keys' 2 && { T send-keys -t a x; wait_for a '^LOCK +KIND' 2; }; then
+if wait_screen a '^Keys' 2 && { T send-keys -t a x; wait_screen a '^LOCK +KIND' 2; }; then
 	pass "top: '?' shows help, a key returns"
 else
 	fail "top: help: $(head -5 "$out/a.screen")"
@@ -297,7 +297,7 @@ fi
 
 # --- waiting tasks with pid/comm: the mmap_lock hammer, run by top ------
 start b 100 40 top -L mmap_lock -- "$W/mmap_hammer" 4 8
-if wait_for b '^(mm_struct\.)?mmap_lock +rwsem:W ' 5; then
+if wait_screen b '^(mm_struct\.)?mmap_lock +rwsem:W ' 5; then
 	T send-keys -t b Enter
 	got=""
 	for _ in $(seq 40); do
@@ -332,7 +332,7 @@ fi
 
 # --- SIGTERM, and -n ------------------------------------------------------
 start c 80 24 top
-if wait_for c '^LOCK +KIND' 4; then
+if wait_screen c '^LOCK +KIND' 4; then
 	kill -TERM "$(cat "$out/c.pid")"
 	if ended c 3 && sane c; then
 		pass "top: SIGTERM exits 0 and restores the terminal"
@@ -343,7 +343,7 @@ else
 	fail "top: no screen: $(cat "$out/c.screen")"
 fi
 start e 80 24 top
-if wait_for e '^LOCK +KIND' 4; then
+if wait_screen e '^LOCK +KIND' 4; then
 	T send-keys -t e C-c
 	if ended e 3 && sane e; then
 		pass "top: Ctrl-C exits 0 and restores the terminal"
