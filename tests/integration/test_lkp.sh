@@ -18,7 +18,7 @@ need_cmd "lkp monitor" stress-ng || exit 0
 need_cmd "lkp monitor" bpftool || exit 0
 
 # job NAME PARAM=VALUE...: one job under the stand-in, the benchmark in
-# BENCH.  Sets J (its directory), MON_RC, BENCH_RC, PARSE_RC, LS_PID (the
+# BENCH, lockscope found first in JOB_PATH (default: the build).  Sets J (its directory), MON_RC, BENCH_RC, PARSE_RC, LS_PID (the
 # monitor's lockscope, if it started) and IDS (its BPF objects: "prog 12").
 job() {
 	local name=$1 rm_pid f fd
@@ -31,11 +31,11 @@ job() {
 		TMP_RESULT_ROOT=$J/result BENCHMARK_ROOT=$J/bench
 	(
 		for kv; do export "${kv?}"; done
-		PATH=$LS_ROOT:$PATH exec "$LKP_SRC/bin/run-monitor" lockscope
+		PATH=${JOB_PATH:-$LS_ROOT}:$PATH exec "$LKP_SRC/bin/run-monitor" lockscope
 	) 2>"$J/monitor.err" &
 	rm_pid=$!
 	"$LKP_SRC/bin/event/wakeup" activate-monitor
-	# the head start: until lockscope is attached or the monitor ended
+	# the head start: until lockscope is attached, failed, or the monitor ended
 	LS_PID=
 	for _ in $(seq 300); do
 		kill -0 "$rm_pid" 2>/dev/null || break
@@ -44,6 +44,8 @@ job() {
 			LS_PID=$(pgrep -P "$rm_pid" -x lockscope)
 			break
 		fi
+		# lockscope failed to start
+		[ -n "$f" ] && grep -q '^lockscope: ' "$f" && break
 		sleep 0.1
 	done
 	IDS=
@@ -127,10 +129,26 @@ job degraded tracepoints=off
 check "lkp monitor degraded: exits 0" [ "$MON_RC" -eq 0 ]
 check "lkp monitor degraded: one line on stderr" bash -c "
 	[ \$(wc -l <'$J/monitor.err') -eq 1 ] &&
-	grep -q '^lockscope monitor: tracepoints=off and mode=cheap runs no probes' '$J/monitor.err'"
+	grep -q '^lockscope monitor: failed to pick a contention source: tracepoints=off, and mode=cheap runs no probes; no lockscope stats$' '$J/monitor.err'"
 check "lkp monitor degraded: started no lockscope, printed nothing" bash -c "
 	[ -z '$LS_PID' ] && [ ! -s '$J/result/lockscope' ] && [ $PARSE_RC -eq 0 ] && [ ! -s '$J/parsed' ]"
 check "lkp monitor degraded: the benchmark's exit status (3) untouched" [ "$BENCH_RC" -eq 3 ]
+
+# --- a parameter it cannot honour, and a lockscope that fails
+BENCH=(stress-ng --netlink-task 2 -t 1s)
+job badmode mode=turbo
+check "lkp monitor mode=turbo: exits 0 with one line, before the test" bash -c "
+	[ $MON_RC -eq 0 ] && [ -z '$LS_PID' ] && [ $BENCH_RC -eq 0 ] &&
+	[ \$(wc -l <'$J/monitor.err') -eq 1 ] &&
+	grep -q \"^lockscope monitor: failed to parse mode 'turbo': expected cheap or full; no lockscope stats\$\" '$J/monitor.err'"
+mkdir -p "$O/failing"
+printf '#!/bin/sh\necho "lockscope: failed to load BPF object: Operation not permitted" >&2\nexit 1\n' >"$O/failing/lockscope"
+chmod +x "$O/failing/lockscope"
+JOB_PATH=$O/failing job failing
+check "lkp monitor, lockscope failing: exits 0 with its error in one line, prints nothing" bash -c "
+	[ $MON_RC -eq 0 ] && [ $BENCH_RC -eq 0 ] && [ ! -s '$J/result/lockscope' ] && [ ! -s '$J/parsed' ] &&
+	[ \$(wc -l <'$J/monitor.err') -eq 1 ] &&
+	grep -q '^lockscope monitor: failed to run lockscope: exit 1 (lockscope: failed to load BPF object: Operation not permitted); no lockscope stats\$' '$J/monitor.err'"
 
 # --- a time series: interval=1
 BENCH=(stress-ng --netlink-task 2 -t 5s)
