@@ -19,7 +19,8 @@ need_cmd "lkp monitor" bpftool || exit 0
 
 # job NAME PARAM=VALUE...: one job under the stand-in, the benchmark in
 # BENCH, lockscope found first in JOB_PATH (default: the build).  Sets J (its directory), MON_RC, BENCH_RC, PARSE_RC, LS_PID (the
-# monitor's lockscope, if it started) and IDS (its BPF objects: "prog 12").
+# monitor's lockscope, if it started), IDS (its BPF objects: "prog 12"),
+# T0 and T1 (epoch seconds at activate-monitor and after post-run).
 job() {
 	local name=$1 rm_pid f fd
 	shift
@@ -34,6 +35,7 @@ job() {
 		PATH=${JOB_PATH:-$LS_ROOT}:$PATH exec "$LKP_SRC/bin/run-monitor" lockscope
 	) 2>"$J/monitor.err" &
 	rm_pid=$!
+	T0=$(date +%s.%N)
 	"$LKP_SRC/bin/event/wakeup" activate-monitor
 	# the head start: until lockscope is attached, failed, or the monitor ended
 	LS_PID=
@@ -59,6 +61,7 @@ job() {
 	"$LKP_SRC/bin/post-run" 2>"$J/post-run.err"
 	wait "$rm_pid"
 	MON_RC=$?
+	T1=$(date +%s.%N)
 	"$PROG/parse" <"$RESULT_ROOT/lockscope" >"$J/parsed" 2>"$J/parse.err"
 	PARSE_RC=$?
 }
@@ -158,8 +161,8 @@ check "lkp monitor series: exits 0, lockscope ended" bash -c "
 check "lkp parse series: key: value lines" bash -c "
 	[ $PARSE_RC -eq 0 ] && [ -s '$J/parsed' ] && ! grep -Evq '$GRAMMAR' '$J/parsed'"
 awk '/^time: /{exit} {print}' "$J/result/lockscope" | "$PROG/parse" >"$J/snapshot"
-check "lkp parse series: one sample per interval, each with the same keys, summing to the snapshot" \
-	python3 - "$J/parsed" "$J/snapshot" "$J/result/lockscope" <<'PY'
+check "lkp parse series: one sample per interval at epoch times, each with the same keys, summing to the snapshot" \
+	python3 - "$J/parsed" "$J/snapshot" "$J/result/lockscope" "$T0" "$T1" <<'PY'
 import math, sys
 samples = []
 for line in open(sys.argv[1]):
@@ -173,11 +176,15 @@ for line in open(sys.argv[1]):
 snap = dict(l.rstrip("\n").split(": ", 1) for l in open(sys.argv[2]))
 dur = [float(l.split(": ")[1]) for l in open(sys.argv[3])
        if l.startswith("run.duration_s: ")][0]
+t0, t1 = float(sys.argv[4]), float(sys.argv[5])
 n = len(samples)
 t = [s["time"] for s in samples]
-gaps = [b - a for a, b in zip([0.0] + t, t)]
-print(f"{n} samples over {dur} s; gaps {gaps}")
+# epoch seconds at each interval's end, from lockscope's start (the
+# last end less the run's duration)
+gaps = [round(b - a, 3) for a, b in zip([t[-1] - dur] + t, t)]
+print(f"{n} samples over {dur} s, {t[0]:.3f} to {t[-1]:.3f} in {t0:.3f}..{t1:.3f}; gaps {gaps}")
 ok = dur - 0.01 <= n <= dur + 1
+ok &= t0 <= t[0] and t[-1] <= t1
 ok &= all(0.9 <= g <= 1.1 for g in gaps[:-1]) and 0 < gaps[-1] <= 1.1
 ok &= all(set(s) == set(samples[0]) for s in samples)
 summed = ("contentions", "wait_time.total.ms", "spin_time.total.ms",
