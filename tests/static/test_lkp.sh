@@ -43,6 +43,31 @@ check "lkp robot-rows: the README's example is this table" \
 check "lkp robot-rows: an A/A pair gives no row" \
 	bash -c '[ "$(python3 "$1" "$2"/aa/base-* -- "$2"/aa/new-* | wc -l)" -eq 2 ]' _ "$T" "$D"
 
+# parse on a real monitor file (tests/data/lkp/series.lkp: interval=1
+# around netlink-task 2): top=3 keeps 3 locks in every sample, the same
+# keys in each; a top it cannot read is said, and 10 used
+PARSE=$P/parse
+check "lkp parse: top=3 keeps 3 locks, the same keys in every sample" python3 - \
+	<(top=3 "$PARSE" <"$D/series.lkp") <<'PY'
+import sys
+samples = []
+for line in open(sys.argv[1]):
+    k, v = line.rstrip("\n").split(": ", 1)
+    if k == "time":
+        samples.append([])
+    else:
+        samples[-1].append(k)
+locks = {k[: -len(".contentions")] for k in samples[0]
+         if k.endswith(".contentions") and k != "contentions"}
+print(len(samples), "samples,", sorted(locks))
+sys.exit(0 if len(samples) > 3 and len(locks) == 3 and
+         all(s == samples[0] for s in samples) else 1)
+PY
+check "lkp parse: top=x says it cannot and uses 10" bash -c '
+	err=$(top=x "$1" <"$2" 2>&1 >/dev/null) &&
+	[ "$err" = "lockscope parse: failed to parse top '"'x'"': expected a count; using 10" ] &&
+	[ "$(top=x "$1" <"$2" 2>/dev/null)" = "$("$1" <"$2")" ]' _ "$PARSE" "$D/series.lkp"
+
 if ! python3 -c 'import yaml' 2>/dev/null; then
 	skip "lkp program: python3-yaml is not installed"
 	exit 0
