@@ -163,9 +163,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(LDLIBS) -lcmocka
 
-# The BTF walker is the collector's, with no skeleton behind it: its unit
-# tests link its object too.
-BTF_NAMES_OBJ := $(BUILD)/collect/btf_names.o
+# The BTF walker and the sysfs reader of slab aliases are the collector's,
+# with no skeleton behind them: their unit tests link their objects too.
+BTF_NAMES_OBJ := $(BUILD)/collect/btf_names.o $(BUILD)/collect/slab_sysfs.o
 $(BUILD)/tests/collect/%: tests/unit/collect/%.c $(MODEL_OBJS) $(BTF_NAMES_OBJ) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(BTF_NAMES_OBJ) $(LDLIBS) -lcmocka

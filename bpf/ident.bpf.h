@@ -80,6 +80,7 @@ static __always_inline void ident_slab(struct ls_lock_ident *id, __u64 addr,
 	id->red_left_pad = BPF_CORE_READ(s, red_left_pad);
 	id->order = BPF_CORE_READ(s, oo.x) >> 16; /* OO_SHIFT */
 	id->min_order = BPF_CORE_READ(s, min.x) >> 16;
+	id->refcount = BPF_CORE_READ(s, refcount); /* merged caches */
 	bpf_probe_read_kernel_str(id->cache, sizeof(id->cache),
 				  BPF_CORE_READ(s, name));
 }

@@ -421,7 +421,8 @@ struct ls_lock_ident {
 	__u32 min_order;	   /* fallback slab order (kmem_cache.min) */
 	__u32 src;		   /* enum ls_ident_src */
 	__u32 cpu;		   /* CPU of the first contention */
-	__u32 pad;
+	__s32 refcount;		   /* kmem_cache.refcount: caches merged into
+				    * it, itself included (<= 1: alone) */
 };
 
 /* ---- hold times (--hold): probes on lock and unlock (bpf/hold.bpf.c) ---

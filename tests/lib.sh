@@ -20,6 +20,18 @@ check() {
 	if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+# verdicts PREFIX: one check per "pass|TEXT" or "fail|TEXT" line of stdin
+# (what a python3 check script prints), named "PREFIX: TEXT".
+verdicts() {
+	local verdict text
+	while IFS='|' read -r verdict text; do
+		case $verdict in
+		pass) pass "$1: $text" ;;
+		*) fail "$1: $text" ;;
+		esac
+	done
+}
+
 # need_root NAME: skip NAME and return 1 unless running as root.
 need_root() {
 	if [ "$(id -u)" != 0 ]; then

@@ -250,12 +250,12 @@ PY
 "$LS" record -o "$O/nl.lkp" --format lkp -d 2 2>/dev/null
 wait "$wl"
 check "record --format lkp: key: value lines" bash -c "
-grep -Eq '^lockscope\.contentions: [0-9]+$' '$O/nl.lkp' &&
-grep -Eq '^lockscope\.spin_share\.osq_lock: [0-9]+(\.[0-9]+)?$' '$O/nl.lkp' &&
-! grep -Evq '^lockscope\.[^ ]+: -?[0-9]+(\.[0-9]+)?$' '$O/nl.lkp'"
-if grep -q '^lockscope\.mutex@genl_rcv_msg\.contentions: [1-9]' "$O/nl.lkp"; then
+grep -Eq '^contentions: [0-9]+$' '$O/nl.lkp' &&
+grep -Eq '^spin_share\.osq_lock: [0-9]+(\.[0-9]+)?$' '$O/nl.lkp' &&
+! grep -Evq '^[^ ]+: -?[0-9]+(\.[0-9]+)?$' '$O/nl.lkp'"
+if grep -q '^mutex@genl_rcv_msg\.contentions: [1-9]' "$O/nl.lkp"; then
 	check "record --format lkp: genetlink mutex average wait" \
-		grep -Eq '^lockscope\.mutex@genl_rcv_msg\.wait_time\.avg\.ms: [0-9]+(\.[0-9]+)?$' "$O/nl.lkp"
+		grep -Eq '^mutex@genl_rcv_msg\.wait_time\.avg\.ms: [0-9]+(\.[0-9]+)?$' "$O/nl.lkp"
 else
 	skip "record --format lkp: genetlink mutex average wait: no genl_rcv_msg contention in this run (machine too busy?)"
 fi

@@ -11,12 +11,7 @@ if ! python3 -c 'import yaml' 2>/dev/null; then
 	skip "packaging: python3-yaml is not installed"
 	exit 0
 fi
-while IFS='|' read -r verdict text; do
-	case $verdict in
-	pass) pass "packaging: $text" ;;
-	*) fail "packaging: $text" ;;
-	esac
-done < <(python3 - packaging/k8s/lockscope-daemonset.yaml <<'PY'
+verdicts packaging < <(python3 - packaging/k8s/lockscope-daemonset.yaml <<'PY'
 import sys, yaml
 
 def say(ok, text):

@@ -46,9 +46,10 @@ static struct ls_stat *add(struct ls_stats *st, const char *lock, int kind,
 	s->events = events;
 	if (kind >= 0) {
 		ls_lock_id(lock, (unsigned)kind, id, sizeof(id));
-		snprintf(s->key, sizeof(s->key), "lockscope.%s.%s", id, metric);
+		snprintf(s->key, sizeof(s->key), LS_METRIC_PREFIX "%s.%s", id,
+			 metric);
 	} else {
-		snprintf(s->key, sizeof(s->key), "lockscope.%s", metric);
+		snprintf(s->key, sizeof(s->key), LS_METRIC_PREFIX "%s", metric);
 	}
 	return s;
 }

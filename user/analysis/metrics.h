@@ -13,6 +13,9 @@
 #include "export/record.h"
 
 #define LS_KEY_MAX 640 /* room for a cgroup path (--by cgroup) */
+/* compare names every metric with it; lkp lines leave it out (lkp-tests
+ * prefixes each key with the monitor's name itself) */
+#define LS_METRIC_PREFIX "lockscope."
 
 /* How compare tests a metric. */
 enum ls_metric_type {

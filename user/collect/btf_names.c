@@ -178,6 +178,18 @@ int ls_btf_struct_field(const struct btf *btf, const char *name, uint64_t off,
 	return strchr(out, '.') ? 0 : -ENOENT;
 }
 
+int ls_btf_cache_field(void *ctx, const char *type, uint64_t off, unsigned kind,
+		       char *out, size_t len)
+{
+	const struct ls_btf_cache *bc = ctx;
+	int id = btf__find_by_name_kind(bc->btf, type, BTF_KIND_STRUCT);
+	long size = id > 0 ? btf__resolve_size(bc->btf, (uint32_t)id) : -1;
+
+	if (size <= 0 || (uint64_t)size > bc->object_size)
+		return -ENOENT;
+	return ls_btf_struct_field(bc->btf, type, off, kind, out, len);
+}
+
 static const struct btf_type *percpu_sec(const struct btf *btf)
 {
 	int id = btf__find_by_name_kind(btf, ".data..percpu", BTF_KIND_DATASEC);

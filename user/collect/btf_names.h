@@ -23,6 +23,15 @@ int ls_btf_field_at(const struct btf *btf, uint32_t id, uint64_t off,
 /* "<name>.<path>" for struct @name; -ENOENT (no such struct or field). */
 int ls_btf_struct_field(const struct btf *btf, const char *name, uint64_t off,
 			unsigned kind, char *out, size_t len);
+/* ls_slab_field_fn (model/slab_alias.h) over BTF, @ctx a struct
+ * ls_btf_cache: ls_btf_struct_field() of a struct no larger than the
+ * cache's objects. */
+struct ls_btf_cache {
+	const struct btf *btf;
+	uint32_t object_size;
+};
+int ls_btf_cache_field(void *ctx, const char *type, uint64_t off, unsigned kind,
+		       char *out, size_t len);
 /* Offset of per-CPU variable @var in the .data..percpu DATASEC and the
  * section's size; -ENOENT. */
 int ls_btf_percpu_var(const struct btf *btf, const char *var, uint64_t *off,

@@ -81,6 +81,7 @@ enum ls_start_err {
 enum ls_names_src {
 	LS_NAMES_KALLSYMS = 0, /* data symbols for static locks */
 	LS_NAMES_SLAB,	       /* bpf_get_kmem_cache + BTF */
+	LS_NAMES_SLAB_ALIASES, /* members of merged caches (/sys/kernel/slab) */
 	LS_NAMES_PERCPU,       /* per-CPU areas + .data..percpu BTF */
 	LS_NAMES_CORE,	       /* mmap_lock, siglock of the current task */
 	LS_NAMES_MAX,

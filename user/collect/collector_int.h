@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 #include "collect/collector.h"
 #include "model/ident.h"
+#include "model/slab_alias.h"
 #include "lockscope.skel.h"
 
 #define LS_MAX_CLONES 8 /* clones of one function kept from kallsyms */
@@ -95,6 +96,7 @@ struct ls_collector {
 	struct ls_ident_ent *ident; /* per lock key, open addressing */
 	size_t nident, ident_cap;
 	struct ls_instances inst; /* #2, #3 ... of names shared by locks */
+	struct ls_slab_aliases aliases; /* merged slab caches (slab_sysfs.c) */
 	struct ls_cgroups *cg; /* --cgroup, --by cgroup (cgroup.c), or NULL */
 };
 

@@ -3,9 +3,10 @@
  * names.c - a real name for each lock, resolved once per lock: the
  * lock_ident entry BPF filled at its first contention (slab cache and
  * layout) and the per-CPU bases become "task_struct.pi_lock" or
- * "rq.__lock" through the kernel's BTF (btf_names.c); the result is kept
- * per lock key until the lock is forgotten.  Also the naming rows of
- * `lockscope doctor`.
+ * "rq.__lock" through the kernel's BTF (btf_names.c), a merged slab
+ * cache's lock through its members (model/slab_alias.c, read once per run
+ * by slab_sysfs.c); the result is kept per lock key until the lock is
+ * forgotten.  Also the naming rows of `lockscope doctor`.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "collect/btf_names.h"
 #include "collect/features.h"
 #include "collect/collector_int.h"
+#include "collect/slab_sysfs.h"
 #include "model/ident.h"
 
 /* What was learnt of one lock: final, or retried at the next read. */
@@ -89,6 +91,7 @@ int ls_names_init(struct ls_collector *c)
 	long ps = sysconf(_SC_PAGESIZE);
 
 	ls_inst_init(&c->inst);
+	ls_slab_aliases_read(&c->aliases, LS_SLAB_SYSFS);
 	c->page_size = ps > 0 ? (uint64_t)ps : 4096;
 	c->btf = ls_kernel_btf(); /* shared: ls_collector_stop frees it */
 	if (!c->btf || libbpf_get_error(c->btf)) {
@@ -108,24 +111,27 @@ void ls_names_free(struct ls_collector *c)
 {
 	c->btf = NULL;
 	ls_inst_free(&c->inst);
+	ls_slab_aliases_free(&c->aliases);
 	free(c->ident);
 	free(c->pcpu_base);
 	c->ident = NULL;
 	c->pcpu_base = NULL;
 }
 
-/* The slab object's type.field, else "cache+0xoff". */
+/* The slab object's type.field (or its merged cache's candidates,
+ * {a.x|b.y}), else "cache+0xoff". */
 static int name_slab(struct ls_collector *c, const struct ls_lock_key *k,
 		     const struct ls_lock_ident *id, struct ls_ident_ent *e)
 {
-	char types[4][64], cache[LS_CACHE_NAME + 1];
+	struct ls_btf_cache bc = {c->btf, id->object_size};
+	char cache[LS_CACHE_NAME + 1];
 	uint32_t orders[2] = {id->order, id->min_order};
-	size_t nt;
 	uint64_t off, first = ~0ULL;
 
 	memcpy(cache, id->cache, LS_CACHE_NAME);
 	cache[LS_CACHE_NAME] = '\0';
-	nt = ls_cache_types(cache, types, 4);
+	if (!cache[0])
+		return 0;
 	for (int o = 0; o < 2; o++) {
 		if (o && orders[1] == orders[0])
 			break;
@@ -135,12 +141,12 @@ static int name_slab(struct ls_collector *c, const struct ls_lock_key *k,
 			continue;
 		if (first == ~0ULL)
 			first = off;
-		for (size_t t = 0; c->btf && t < nt; t++)
-			if (!ls_btf_struct_field(c->btf, types[t], off, k->kind,
-						 e->cls, sizeof(e->cls)))
-				return 1;
+		if (c->btf && ls_slab_name(&c->aliases, cache, id->refcount,
+					   off, k->kind, ls_btf_cache_field,
+					   &bc, e->cls, sizeof(e->cls)))
+			return 1;
 	}
-	if (first == ~0ULL || !cache[0])
+	if (first == ~0ULL)
 		return 0;
 	e->gen = ls_cache_is_generic(cache);
 	e->gen_off = first;
@@ -339,6 +345,17 @@ void ls_naming_probe(const struct ls_source *tp, size_t data_syms,
 		snprintf(r->reason, sizeof(r->reason),
 			 "bpf_get_kmem_cache once per lock from tp_btf; "
 			 "cache -> struct, offset -> type.field through BTF");
+	}
+
+	r = &rows[LS_NAMES_SLAB_ALIASES];
+	snprintf(r->name, sizeof(r->name), "slab aliases");
+	{
+		struct ls_slab_aliases al;
+
+		ls_slab_aliases_read(&al, LS_SLAB_SYSFS);
+		r->available = al.state == LS_ALIAS_READ;
+		ls_slab_aliases_reason(&al, r->reason, sizeof(r->reason));
+		ls_slab_aliases_free(&al);
 	}
 
 	r = &rows[LS_NAMES_PERCPU];

@@ -254,31 +254,56 @@ static void print_csv(FILE *f, struct ls_rec *r)
 		csv_rows(f, &r->intervals[i], i + 1);
 }
 
-static int print_lkp(FILE *f, const struct ls_rec *r)
+/* One snapshot's lkp lines: event counters, losses by reason, metrics. */
+static int print_lkp_snap(FILE *f, const struct ls_rec_snap *s)
 {
+	const size_t skip = sizeof(LS_METRIC_PREFIX) - 1;
 	struct ls_stats st = {0};
 	char b[64], k[64];
 	int err;
 
-	fprintf(f, "lockscope.run.duration_s: %s\n",
-		ls_fmt_num(b, sizeof(b), r->duration_s));
-	fprintf(f, "lockscope.run.cpus: %u\n", r->cpus);
-	if (r->has_command)
-		fprintf(f, "lockscope.run.exit_status: %d\n", r->exit_status);
-	fprintf(f, "lockscope.run.interrupted: %d\n", r->interrupted);
 	for (unsigned i = 0; i < LS_CTR_MAX; i++)
-		fprintf(f, "lockscope.events.%s: %llu\n",
+		fprintf(f, "events.%s: %llu\n",
 			ls_name_key(k, sizeof(k), ls_ctr_name(i)),
-			(unsigned long long)r->totals.ctr[i]);
+			(unsigned long long)s->ctr[i]);
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
-		fprintf(f, "lockscope.loss.%s: %llu\n",
+		fprintf(f, "loss.%s: %llu\n",
 			ls_name_key(k, sizeof(k), ls_loss_name(i)),
-			(unsigned long long)r->totals.loss[i]);
-	err = ls_snap_stats(&r->totals, &st);
+			(unsigned long long)s->loss[i]);
+	err = ls_snap_stats(s, &st);
+	/* lkp-tests puts "lockscope." before every key itself */
 	for (size_t i = 0; !err && i < st.n; i++)
-		fprintf(f, "%s: %s\n", st.v[i].key,
+		fprintf(f, "%s: %s\n", st.v[i].key + skip,
 			ls_fmt_num(b, sizeof(b), st.v[i].v));
 	ls_stats_free(&st);
+	return err;
+}
+
+/*
+ * The totals, then with -i one block per interval, each opened by a
+ * "time: " line (seconds from the start to the interval's end), as
+ * lkp-tests monitors print a time series.
+ */
+static int print_lkp(FILE *f, const struct ls_rec *r)
+{
+	char b[64];
+	int err;
+
+	fprintf(f, "run.duration_s: %s\n",
+		ls_fmt_num(b, sizeof(b), r->duration_s));
+	fprintf(f, "run.cpus: %u\n", r->cpus);
+	if (r->has_command)
+		fprintf(f, "run.exit_status: %d\n", r->exit_status);
+	fprintf(f, "run.interrupted: %d\n", r->interrupted);
+	err = print_lkp_snap(f, &r->totals);
+	for (size_t i = 0; !err && i < r->nintervals; i++) {
+		const struct ls_rec_snap *s = &r->intervals[i];
+
+		fprintf(f, "time: %s\n", ls_fmt_num(b, sizeof(b), s->t_s));
+		fprintf(f, "run.duration_s: %s\n",
+			ls_fmt_num(b, sizeof(b), s->duration_s));
+		err = print_lkp_snap(f, s);
+	}
 	return err;
 }
 

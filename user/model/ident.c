@@ -38,8 +38,8 @@ int ls_origin_is_named(unsigned origin, const char *cls)
 	case LS_ORIGIN_PERCPU:
 	case LS_ORIGIN_TASK:
 		return 1;
-	case LS_ORIGIN_SLAB: /* type.field, not cache+0xoff */
-		return !strchr(cls, '+');
+	case LS_ORIGIN_SLAB: /* type.field, not cache+0xoff or {a.x|b.y} */
+		return !strchr(cls, '+') && cls[0] != '{';
 	default:
 		return 0;
 	}

@@ -16,7 +16,8 @@
 enum ls_origin {
 	LS_ORIGIN_CALLER = 0, /* <kind>@<most sampled caller> */
 	LS_ORIGIN_SYMBOL,     /* a kallsyms data symbol */
-	LS_ORIGIN_SLAB,	      /* a slab object: type.field or cache+0xoff */
+	LS_ORIGIN_SLAB,	      /* a slab object: type.field, {a.x|b.y} (one of
+			       * merged caches' structs) or cache+0xoff */
 	LS_ORIGIN_PERCPU,     /* per-CPU data: type.field, #cpuN */
 	LS_ORIGIN_TASK,	      /* recognised from the current task (mmap_lock,
 			       * siglock) where no slab name is known */

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "collect/btf_names.h"
 #include "lockscope.h"
+#include "model/slab_alias.h"
 
 /*
  * A small BTF with the shapes kernels have:
@@ -196,6 +197,48 @@ static void percpu(void **state)
 	btf__free(b);
 }
 
+static void merged(const struct ls_slab_aliases *a, struct ls_btf_cache *bc,
+		   const char *cache, uint64_t off, unsigned kind,
+		   enum ls_slab_verdict v, const char *want)
+{
+	char out[128];
+
+	assert_int_equal(ls_slab_name(a, cache, 3, off, kind,
+				      ls_btf_cache_field, bc, out, sizeof(out)),
+			 v);
+	assert_string_equal(out, want);
+}
+
+/* A lock in a merged cache, through the BTF walker: every member's struct
+ * tried at the offset, those larger than the cache's objects left out, a
+ * lock of another kind never believed. */
+static void merged_caches(void **state)
+{
+	struct btf *b = small_btf();
+	struct ls_btf_cache bc = {b, 84};
+	struct ls_slab_aliases a;
+
+	(void)state;
+	ls_slab_aliases_init(&a);
+	assert_int_equal(ls_slab_aliases_add(&a, "outer", ":0000088"), 0);
+	assert_int_equal(ls_slab_aliases_add(&a, "rq", ":0000088"), 0);
+	assert_int_equal(ls_slab_aliases_add(&a, "inner", ":0000088"), 0);
+	ls_slab_aliases_done(&a);
+	/* rq.__lock and inner.locks[0] both start at 4 */
+	merged(&a, &bc, "outer", 4, LS_KIND_SPINLOCK, LS_SLAB_AMBIGUOUS,
+	       "{inner.locks[0]|rq.__lock}");
+	/* objects of 16 bytes hold neither outer (84) nor inner (20) */
+	bc.object_size = 16;
+	merged(&a, &bc, "outer", 4, LS_KIND_SPINLOCK, LS_SLAB_NAMED,
+	       "rq.__lock");
+	bc.object_size = 84;
+	/* a mutex at 32 in outer only; a spinlock contention there is none */
+	merged(&a, &bc, "rq", 32, LS_KIND_MUTEX, LS_SLAB_NAMED, "outer.m");
+	merged(&a, &bc, "rq", 32, LS_KIND_SPINLOCK, LS_SLAB_NONE, "rq+0x20");
+	ls_slab_aliases_free(&a);
+	btf__free(b);
+}
+
 /* Offset of member @name of struct @id, through anonymous members. */
 static long member_off(const struct btf *b, uint32_t id, const char *name)
 {
@@ -267,9 +310,8 @@ static void host_kernel(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(walker),
-		cmocka_unit_test(edges),
-		cmocka_unit_test(percpu),
+		cmocka_unit_test(walker),      cmocka_unit_test(edges),
+		cmocka_unit_test(percpu),      cmocka_unit_test(merged_caches),
 		cmocka_unit_test(host_kernel),
 	};
 

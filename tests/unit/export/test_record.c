@@ -614,33 +614,68 @@ static void test_json_round_trip(void **state)
 	free(s);
 }
 
+/* compare names a metric as the lkp line does, with "lockscope." first */
+static void test_lkp_compare_names(void **state)
+{
+	struct fixture *x = *state;
+	char *s = print(x->doc, LS_REC_LKP), err[256], line[LS_KEY_MAX + 4];
+	struct ls_stats st = {0};
+	struct ls_rec r;
+
+	assert_int_equal(ls_rec_from_json(x->doc, &r, err, sizeof(err)), 0);
+	assert_int_equal(ls_snap_stats(&r.totals, &st), 0);
+	assert_true(st.n > 10);
+	for (size_t i = 0; i < st.n; i++) {
+		const char *k = st.v[i].key;
+
+		assert_true(!strncmp(k, LS_METRIC_PREFIX,
+				     strlen(LS_METRIC_PREFIX)));
+		snprintf(line, sizeof(line),
+			 "\n%s: ", k + strlen(LS_METRIC_PREFIX));
+		assert_non_null(strstr(s, line));
+	}
+	ls_stats_free(&st);
+	ls_rec_free(&r);
+	free(s);
+}
+
 static void test_lkp(void **state)
 {
 	struct fixture *x = *state;
 	char *s = print(x->doc, LS_REC_LKP);
+	const char *t1, *t2;
 
 	/* 3 * 21 ms / 300 contentions = 0.21 ms; 369 of 3000 samples */
-	assert_non_null(strstr(
-		s, "\nlockscope.mutex@genl_rcv_msg.wait_time.avg.ms: 0.21\n"));
 	assert_non_null(
-		strstr(s, "\nlockscope.mutex@genl_rcv_msg.contentions: 300\n"));
-	assert_non_null(strstr(
-		s, "\nlockscope.mutex@genl_rcv_msg.sleep_time.total.ms: 3\n"));
-	assert_non_null(strstr(s, "\nlockscope.spin_share.osq_lock: 12.3\n"));
-	assert_non_null(strstr(s, "\nlockscope.loss.nesting_too_deep: 3\n"));
+		strstr(s, "\nmutex@genl_rcv_msg.wait_time.avg.ms: 0.21\n"));
+	assert_non_null(strstr(s, "\nmutex@genl_rcv_msg.contentions: 300\n"));
 	assert_non_null(
-		strstr(s, "\nlockscope.loss.skipped_by_kernel_nested: 0\n"));
-	assert_non_null(strstr(
-		s, "\nlockscope.mutex@genl_rcv_msg.slow_path.total.ms: 75\n"));
-	assert_non_null(strstr(
-		s, "\nlockscope.mutex@genl_rcv_msg.osq_time.total.ms: 12\n"));
+		strstr(s, "\nmutex@genl_rcv_msg.sleep_time.total.ms: 3\n"));
+	assert_non_null(strstr(s, "\nspin_share.osq_lock: 12.3\n"));
+	assert_non_null(strstr(s, "\nloss.nesting_too_deep: 3\n"));
+	assert_non_null(strstr(s, "\nloss.skipped_by_kernel_nested: 0\n"));
+	assert_non_null(
+		strstr(s, "\nmutex@genl_rcv_msg.slow_path.total.ms: 75\n"));
+	assert_non_null(
+		strstr(s, "\nmutex@genl_rcv_msg.osq_time.total.ms: 12\n"));
 	/* no probe metrics for a lock the probes never saw */
 	assert_null(strstr(s, "spinlock@final.slow_path"));
-	assert_non_null(strstr(s, "lockscope.run.exit_status: 7\n"));
+	assert_non_null(strstr(s, "\nrun.exit_status: 7\n"));
 	/* spinlocks only spin: no spin/sleep split */
 	assert_null(strstr(s, "spinlock@final(spinlock).sleep_time"));
-	assert_non_null(
-		strstr(s, "\nlockscope.spinlock@final.contentions: 30\n"));
+	assert_non_null(strstr(s, "\nspinlock@final.contentions: 30\n"));
+	/* no "lockscope." prefix: lkp-tests adds it to every key */
+	assert_null(strstr(s, "lockscope."));
+	assert_true(!strncmp(s, "run.duration_s: ", 16));
+	/* the series after the totals: one block per interval, opened by
+	 * its end in seconds from the start; 200 + 100 = 300 contentions */
+	t1 = strstr(s, "\ntime: 1\nrun.duration_s: 1\n");
+	assert_non_null(t1);
+	t2 = strstr(t1, "\ntime: 2\nrun.duration_s: 1\n");
+	assert_non_null(t2);
+	assert_true(strstr(s, "\nmutex@genl_rcv_msg.contentions: 300\n") < t1);
+	assert_non_null(strstr(t1, "\nmutex@genl_rcv_msg.contentions: 200\n"));
+	assert_non_null(strstr(t2, "\nmutex@genl_rcv_msg.contentions: 100\n"));
 	/* every line is "key: value" */
 	for (char *line = s; *line;) {
 		char *nl = strchr(line, '\n');
@@ -758,6 +793,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_round_trip, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_lkp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lkp_compare_names, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_series_filter, setup,
 						teardown),

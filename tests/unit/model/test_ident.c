@@ -170,6 +170,8 @@ static void names_and_classes(void **state)
 	assert_int_equal(ls_origin_parse("bogus", &o), -EINVAL);
 	assert_true(ls_origin_is_named(LS_ORIGIN_SLAB, "task_struct.pi_lock"));
 	assert_false(ls_origin_is_named(LS_ORIGIN_SLAB, "kmalloc-192+0x40"));
+	/* the candidates of a merged cache name no one field */
+	assert_false(ls_origin_is_named(LS_ORIGIN_SLAB, "{a.lock|b.lock}"));
 	assert_false(ls_origin_is_named(LS_ORIGIN_CALLER, "mutex@f"));
 	assert_false(ls_origin_is_named(LS_ORIGIN_STATIC, "mutex@f"));
 }
