@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include "export/record.h"
 #include "export/record_int.h"
-#include "export/untrusted_text.h"
+#include "util/untrusted_text.h"
 
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
 {
