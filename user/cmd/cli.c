@@ -13,6 +13,7 @@
 #include "model/mapmem.h"
 #include "cmd/numbers.h"
 #include "cmd/options.h"
+#include "cmd/paths.h"
 #include "util/log.h"
 #include "serve/netaddr.h"
 #include "export/prom_cgroup.h"
@@ -546,7 +547,7 @@ static int check_command(const struct ls_opts *o)
 			"compare prints text, json or csv");
 		return -EINVAL;
 	}
-	return 0;
+	return ls_check_paths(o);
 }
 
 /* Without --max-locks: as many locks as LS_MAPMEM_AUTO_PERMILLE of
