@@ -121,8 +121,10 @@ struct ls_owner {
 
 /* --by cgroup: one lock's waits by one cgroup of its waiters (the BPF map
  * lock_cgroups), its path below the cgroup v2 mount resolved once read:
- * LS_CG_GONE (model/cgpath.h) when the cgroup no longer exists; a path
- * longer than the field keeps its end, after a leading "...". */
+ * LS_CG_GONE (model/cgpath.h) when the cgroup no longer exists.  The path
+ * is safe to print (util/untrusted_text.h: unsafe bytes as \xHH); one
+ * longer than the field keeps its end, after a leading "...";
+ * path_changed says which of the two happened. */
 #define LS_CG_PATH_MAX 256
 struct ls_cgrow {
 	struct ls_lock_key key;
@@ -130,6 +132,7 @@ struct ls_cgrow {
 	uint64_t cgid;
 	struct ls_cg_val v;
 	char path[LS_CG_PATH_MAX];
+	unsigned path_changed; /* enum ls_text_change bits */
 };
 
 struct ls_spin_caller {
