@@ -146,12 +146,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(LDLIBS) -lcmocka
 
-# The BTF walker is the collector's, with no skeleton behind it: its unit
-# tests link its object too.
-BTF_NAMES_OBJ := $(BUILD)/collect/btf_names.o
-$(BUILD)/tests/collect/%: tests/unit/collect/%.c $(MODEL_OBJS) $(BTF_NAMES_OBJ) | $(BUILD)
+# The BTF walker and the comm reader are the collector's, with no skeleton
+# behind them: their unit tests link their objects too.
+COLLECT_TESTED_OBJS := $(BUILD)/collect/btf_names.o $(BUILD)/collect/comm.o
+$(BUILD)/tests/collect/%: tests/unit/collect/%.c $(MODEL_OBJS) $(COLLECT_TESTED_OBJS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(BTF_NAMES_OBJ) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(COLLECT_TESTED_OBJS) $(LDLIBS) -lcmocka
 
 $(BUILD)/%_hammer: tests/workloads/%_hammer.c | $(BUILD)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
