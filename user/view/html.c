@@ -37,6 +37,10 @@ static const char css[] =
 	"th,td{padding:2px 8px;border-bottom:1px solid #e4e4e4;"
 	"text-align:right;white-space:nowrap}"
 	"th{background:#f3f3f3}td.l,th.l{text-align:left}\n"
+	/* free text (a command, a path) wraps, long words too, so no one
+	 * line makes the page wider than the window */
+	"td.w{white-space:normal;overflow-wrap:anywhere;min-width:20em;"
+	"max-width:70em}\n"
 	"tr.regressed td{background:#fbd5d0}tr.improved td{background:#d6efd6}"
 	"\n"
 	".note{color:#666}.key span{display:inline-block;width:12px;"
