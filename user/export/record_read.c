@@ -457,6 +457,9 @@ static int read_run(struct ls_rd *rd, struct json_object *root,
 				"run.command: not null or a non-empty array");
 		r->has_command = 1;
 		join_argv(v, r->command, sizeof(r->command));
+		if (strlen(r->command) + 1 == sizeof(r->command))
+			ls_text_trim_cut(
+				r->command); /* cut between characters */
 		ls_text_make_safe(r->command);
 		err = ls_rd_u64(rd, run, "run", "exit_status", &u);
 		if (err)
