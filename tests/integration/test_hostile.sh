@@ -7,13 +7,43 @@
 # cgroup print no control and only UTF-8, the cut path ends between
 # characters; serve's /metrics passes promtool check metrics; record
 # --by cgroup writes a file its own reader takes (compare, report), says
-# in it and once on stderr what it changed, and matches the schema.
+# in it and once on stderr what it changed, and matches the schema.  Error
+# messages echo hostile paths made safe.
 # About 30 s.
 . "$(dirname "$0")/../lib.sh"
 W=$LS_ROOT/build
 out=$LS_OUT/hostile
 rm -rf "$out"
 mkdir -p "$out"
+
+# clean FILE: FILE is UTF-8 with no control but newline, no C1 and no
+# bidirectional override; prints what is wrong
+clean() {
+	python3 - "$1" <<'PY'
+import re, sys
+b = open(sys.argv[1], "rb").read()
+try:
+    t = b.decode("utf-8")
+except UnicodeDecodeError as e:
+    print("not UTF-8 at byte %d: %r" % (e.start, b[max(0, e.start - 20):e.start + 4]))
+    sys.exit(1)
+m = re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", t)
+if m:
+    print("raw %r at %d: %r" % (m.group(), m.start(), t[max(0, m.start() - 30):m.start() + 10]))
+    sys.exit(1)
+PY
+}
+# ---- error messages echo what the user typed, made safe (no root) --------
+"$LS" record -o "/nonexistent-$$/"$'\e[31mred\xe2\x82' -d 1 >/dev/null 2>"$out/err1.txt"
+rc=$?
+why=$(clean "$out/err1.txt")
+check "hostile: a bad -o path with an ESC and a cut character: exit $rc, the message made safe: $(cat "$out/err1.txt") ${why}" \
+	test $rc -eq 2 -a -z "$why" -a -s "$out/err1.txt"
+"$LS" compare $'\e]0;owned\a\xc2\x9b' -- x >/dev/null 2>"$out/err2.txt"
+rc=$?
+why=$(clean "$out/err2.txt")
+check "hostile: compare of a record named with OSC and C1 bytes: exit $rc, the message made safe: $(cat "$out/err2.txt") ${why}" \
+	test $rc -eq 2 -a -z "$why" -a -s "$out/err2.txt"
 
 need_tracepoints "hostile" || exit 0
 if [ ! -x "$W/pipe_hammer" ]; then
@@ -57,23 +87,6 @@ done
 } >"$out/work.sh"
 workload="$out/work.sh"
 
-# clean FILE: FILE is UTF-8 with no control but newline (and, for
-# text, no C1 or bidirectional override); prints what is wrong
-clean() {
-	python3 - "$1" <<'PY'
-import re, sys
-b = open(sys.argv[1], "rb").read()
-try:
-    t = b.decode("utf-8")
-except UnicodeDecodeError as e:
-    print("not UTF-8 at byte %d: %r" % (e.start, b[max(0, e.start - 20):e.start + 4]))
-    sys.exit(1)
-m = re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", t)
-if m:
-    print("raw %r at %d: %r" % (m.group(), m.start(), t[max(0, m.start() - 30):m.start() + 10]))
-    sys.exit(1)
-PY
-}
 # the hostile cgroups a file shows, escaped as lockscope writes them
 shown() { grep -c "$P-" "$1"; }
 

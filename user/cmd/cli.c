@@ -15,6 +15,7 @@
 #include "cmd/options.h"
 #include "cmd/paths.h"
 #include "util/log.h"
+#include "util/untrusted_text.h"
 #include "serve/netaddr.h"
 #include "export/prom_cgroup.h"
 
@@ -51,10 +52,11 @@ static int def_of(int key)
 static error_t bad(struct parse *p, const char *opt, const char *arg,
 		   const char *why)
 {
-	char obj[128];
+	char obj[128], a[65];
 
 	if (arg)
-		snprintf(obj, sizeof(obj), "--%s '%.64s'", opt, arg);
+		snprintf(obj, sizeof(obj), "--%s '%s'", opt,
+			 ls_text_safe(a, sizeof(a), arg));
 	else
 		snprintf(obj, sizeof(obj), "--%s", opt);
 	ls_fail("parse", obj, why);
@@ -83,7 +85,7 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 			      char *arg)
 {
 	struct ls_opts *o = p->o;
-	char obj[96];
+	char obj[96], a[65];
 
 	if (state->arg_num > 0 &&
 	    (o->cmd == LS_CMD_COMPARE || o->cmd == LS_CMD_REPORT)) {
@@ -108,7 +110,8 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 			p->cmd_named = 1;
 			return 0;
 		}
-	snprintf(obj, sizeof(obj), "command '%.64s'", arg);
+	snprintf(obj, sizeof(obj), "command '%s'",
+		 ls_text_safe(a, sizeof(a), arg));
 	ls_fail("run", obj,
 		"unknown command (top, hist, doctor, serve, record, compare, "
 		"report)");

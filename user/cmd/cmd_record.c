@@ -92,7 +92,7 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 	struct ls_stacks stacks;
 	struct ls_snapshot tot;
 	struct json_object *doc;
-	char why[256], obj[300];
+	char why[256], obj[300], a[257];
 	int err, ret;
 
 	ls_snap_init(&tot);
@@ -131,7 +131,8 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 			      sizeof(why));
 	json_object_put(doc);
 	if (err && err != -EIO) {
-		snprintf(obj, sizeof(obj), "file '%.256s'", o->output);
+		snprintf(obj, sizeof(obj), "file '%s'",
+			 ls_text_safe(a, sizeof(a), o->output));
 		ls_out_abort(out);
 		if (err == -EINVAL)
 			ls_fail("write", obj, why);

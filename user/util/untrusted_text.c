@@ -169,6 +169,12 @@ unsigned ls_text_copy(char *dst, size_t len, const char *src)
 	return what;
 }
 
+const char *ls_text_safe(char *dst, size_t len, const char *src)
+{
+	ls_text_copy(dst, len, src);
+	return dst;
+}
+
 unsigned ls_text_copy_tail(char *dst, size_t len, const char *src)
 {
 	const unsigned char *p = (const unsigned char *)src;

@@ -37,6 +37,9 @@ const char *ls_text_excerpt(char *buf, size_t len, const char *s);
  * distinct), cut at the end when it does not fit.  Returns the
  * enum ls_text_change bits of what changed, 0 for a plain copy. */
 unsigned ls_text_copy(char *dst, size_t len, const char *src);
+/* ls_text_copy() for a message: returns @dst (a path or a name the user
+ * gave, echoed in an error: "file '%s'"). */
+const char *ls_text_safe(char *dst, size_t len, const char *src);
 /* The same, but a @src that does not fit keeps its end behind "..." (a
  * path: its last components name it, its first may name an ancestor). */
 unsigned ls_text_copy_tail(char *dst, size_t len, const char *src);
