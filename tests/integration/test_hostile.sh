@@ -45,6 +45,21 @@ why=$(clean "$out/err2.txt")
 check "hostile: compare of a record named with OSC and C1 bytes: exit $rc, the message made safe: $(cat "$out/err2.txt") ${why}" \
 	test $rc -eq 2 -a -z "$why" -a -s "$out/err2.txt"
 
+# a record file named with ESC sequences (found by a glob, say): compare's
+# text and report's page name it made safe
+evil="$out/"$'evil\e[2J\e]0;x\a.json'
+cp "$LS_ROOT/tests/data/record-base1.json" "$evil"
+"$LS" compare "$evil" -- "$LS_ROOT/tests/data/record-new1.json" >"$out/evil.txt" 2>&1
+rc=$?
+why=$(clean "$out/evil.txt")
+check "hostile: compare names a record file named with ESC made safe (exit $rc) ${why}" \
+	test $rc -le 1 -a -z "$why" -a -s "$out/evil.txt"
+"$LS" report -o "$out/evil.html" "$evil" 2>"$out/evil.err"
+rc=$?
+why=$(clean "$out/evil.html")
+check "hostile: report's page names a record file named with ESC made safe (exit $rc) ${why}" \
+	test $rc -eq 0 -a -z "$why"
+
 need_tracepoints "hostile" || exit 0
 if [ ! -x "$W/pipe_hammer" ]; then
 	skip "hostile: $W/pipe_hammer not built (make tests-build)"
@@ -93,11 +108,15 @@ shown() { grep -c "$P-" "$1"; }
 # ---- hist --by cgroup (text) ---------------------------------------------
 # the pipe mutexes only: one per hammer, each waited on in its own cgroup
 L="-L pipe_inode_info.mutex -n 20"
-"$LS" hist --by cgroup $L -F 0 -- bash "$workload" >"$out/hist.txt" 2>"$out/hist.err"
-rc=$?
+# (up to three runs: on a busy machine a 2 s run may see no pipe contend)
+for try in 1 2 3; do
+	"$LS" hist --by cgroup $L -F 0 -- bash "$workload" >"$out/hist.txt" 2>"$out/hist.err"
+	rc=$?
+	esc=$(grep -c '\\x[0-9a-f][0-9a-f]' "$out/hist.txt")
+	ours=$(grep -c -e "$P-" -e $'^ *\\.\\.\\.\xe2\x82\xac' "$out/hist.txt")
+	[ $rc -ne 0 ] || [ "$ours" -ge 2 ] && break
+done
 why=$(clean "$out/hist.txt")
-esc=$(grep -c '\\x[0-9a-f][0-9a-f]' "$out/hist.txt")
-ours=$(grep -c -e "$P-" -e $'^ *\\.\\.\\.\xe2\x82\xac' "$out/hist.txt")
 if [ $rc -eq 0 ] && [ -z "$why" ] && [ "$esc" -ge 1 ] && [ "$ours" -ge 2 ]; then
 	pass "hostile: hist --by cgroup prints $ours lines of the hostile cgroups, $esc escaped, no control, only UTF-8"
 else
@@ -105,8 +124,11 @@ else
 fi
 
 # ---- top -b --by cgroup ----------------------------------------------------
-"$LS" top -b --by cgroup $L -i 1 -n 3 -F 0 -- bash "$workload" >"$out/top.txt" 2>"$out/top.err"
-rc=$?
+for try in 1 2 3; do
+	"$LS" top -b --by cgroup $L -i 1 -n 3 -F 0 -- bash "$workload" >"$out/top.txt" 2>"$out/top.err"
+	rc=$?
+	[ $rc -ne 0 ] || [ "$(shown "$out/top.txt")" -ge 1 ] && break
+done
 why=$(clean "$out/top.txt")
 if [ $rc -eq 0 ] && [ -z "$why" ] && [ "$(shown "$out/top.txt")" -ge 1 ]; then
 	pass "hostile: top -b --by cgroup shows the cgroups escaped ($(shown "$out/top.txt") lines), no control, only UTF-8"
@@ -115,8 +137,11 @@ else
 fi
 
 # ---- hist --json: the strings, once decoded, are safe too ------------------
-"$LS" hist --by cgroup --json $L -F 0 -- bash "$workload" >"$out/hist.json" 2>"$out/hist.jerr"
-rc=$?
+for try in 1 2 3; do
+	"$LS" hist --by cgroup --json $L -F 0 -- bash "$workload" >"$out/hist.json" 2>"$out/hist.jerr"
+	rc=$?
+	[ $rc -ne 0 ] || [ "$(grep -c "$P-" "$out/hist.json")" -ge 2 ] && break
+done
 why=$(python3 - "$out/hist.json" "$P" 2>&1 <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))

@@ -233,7 +233,9 @@ size_t ls_text_fit(const char *s, size_t cols)
 	return used;
 }
 
-void ls_text_pad(FILE *f, const char *s, size_t cols)
+/* Print the safe form of @s, at most @cols columns of it (each safe
+ * character one, each \xHH four); returns the columns printed. */
+static size_t put_cols(FILE *f, const char *s, size_t cols)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t shown = 0;
@@ -249,6 +251,16 @@ void ls_text_pad(FILE *f, const char *s, size_t cols)
 		shown += w;
 		p += n;
 	}
-	for (; shown < cols; shown++)
+	return shown;
+}
+
+void ls_text_put(FILE *f, const char *s)
+{
+	put_cols(f, s, SIZE_MAX);
+}
+
+void ls_text_pad(FILE *f, const char *s, size_t cols)
+{
+	for (size_t shown = put_cols(f, s, cols); shown < cols; shown++)
 		fputc(' ', f);
 }

@@ -51,6 +51,8 @@ char *ls_text_trim_cut(char *s);
  * (CJK) character takes two on a terminal, so its line is a little wider,
  * never cut inside a character. */
 size_t ls_text_fit(const char *s, size_t cols);
+/* Print @s made safe (unsafe bytes as \xHH), whole. */
+void ls_text_put(FILE *f, const char *s);
 /* Print @s in @cols columns (as ls_text_fit counts them): made safe, cut
  * between characters, padded with spaces (a table cell of untrusted text,
  * where "%-40.40s" would cut bytes). */

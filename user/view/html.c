@@ -1,10 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* html.c - the HTML report's page and escaping: one self-contained file,
  * inline CSS, no script, a Content-Security-Policy that loads nothing. */
+#include <stdlib.h>
+#include <string.h>
 #include "view/html.h"
+#include "util/untrusted_text.h"
 
-void ls_html_text(FILE *f, const char *s)
+void ls_html_text(FILE *f, const char *text)
 {
+	/* unsafe characters as \xHH first (util/untrusted_text.h), so the
+	 * page holds no control, whatever a record or a path held */
+	size_t n = strlen(text) * 4 + 1;
+	char *safe = malloc(n);
+	const char *s = safe ? safe : "?";
+
+	if (safe)
+		ls_text_copy(safe, n, text);
 	for (; *s; s++) {
 		switch (*s) {
 		case '&':
@@ -26,6 +37,7 @@ void ls_html_text(FILE *f, const char *s)
 			fputc(*s, f);
 		}
 	}
+	free(safe);
 }
 
 static const char css[] =
