@@ -163,12 +163,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(MODEL_OBJS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(LDLIBS) -lcmocka
 
-# The BTF walker and the sysfs reader of slab aliases are the collector's,
-# with no skeleton behind them: their unit tests link their objects too.
-BTF_NAMES_OBJ := $(BUILD)/collect/btf_names.o $(BUILD)/collect/slab_sysfs.o
-$(BUILD)/tests/collect/%: tests/unit/collect/%.c $(MODEL_OBJS) $(BTF_NAMES_OBJ) | $(BUILD)
+# The BTF walker, the sysfs reader of slab aliases and the comm reader are
+# the collector's, with no skeleton behind them: their unit tests link their
+# objects too.
+COLLECT_TESTED_OBJS := $(BUILD)/collect/btf_names.o $(BUILD)/collect/slab_sysfs.o \
+	$(BUILD)/collect/comm.o
+$(BUILD)/tests/collect/%: tests/unit/collect/%.c $(MODEL_OBJS) $(COLLECT_TESTED_OBJS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(BTF_NAMES_OBJ) $(LDLIBS) -lcmocka
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $< $(MODEL_OBJS) $(COLLECT_TESTED_OBJS) $(LDLIBS) -lcmocka
 
 $(BUILD)/%_hammer: tests/workloads/%_hammer.c | $(BUILD)
 	$(call say,CC,$<)$(CC) $(CFLAGS) -pthread -o $@ $<

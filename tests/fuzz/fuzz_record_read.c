@@ -17,7 +17,7 @@
 #include "analysis/compare.h"
 #include "export/record.h"
 #include "export/record_write.h"
-#include "export/untrusted_text.h"
+#include "util/untrusted_text.h"
 
 static FILE *sink;
 

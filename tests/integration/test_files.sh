@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/integration/test_files.sh - nothing clobbered, nothing lost, no
 # child left behind: record -o writes regular files atomically and devices,
-# FIFOs and links to them in place; bad paths fail before PROGRAM runs;
+# FIFOs and links to them in place; bad paths fail before PROGRAM runs; an
+# output that names an input or another output is bad input;
 # write errors on standard output are errors with their reason; PROGRAM's
 # process group ends with lockscope, and the exit status rule.
 . "$(dirname "$0")/../lib.sh"
@@ -78,6 +79,42 @@ for i in "${!bad[@]}"; do
 done
 check "record -o bad paths: nothing left behind" \
 	bash -c "[ -z \"\$(find '$O' -name '.*' ! -name . -print -quit)\" ] && [ ! -e '$O/dir/rec.json' ]"
+
+# ---- an output naming an input or another output: exit 2, one line, -----
+# ---- nothing written (by text, through ./ and symbolic links) ------------
+mkdir -p "$O/same"
+cp "$D/record-base1.json" "$O/same/base.json"
+cp "$D/record-new1.json" "$O/same/new.json"
+ln -sf base.json "$O/same/link.json"
+printf 'keep\n' >"$O/same/F"
+cp "$LS_ROOT/tests/data/kallsyms/$(ls "$LS_ROOT/tests/data/kallsyms" | head -1)" "$O/same/K"
+sums() { (cd "$O/same" && md5sum base.json new.json F K && readlink link.json && ls -A); }
+before=$(sums)
+same_out() { # WHAT ARGS...: lockscope ARGS (in $O/same) must refuse
+	local what=$1
+	shift
+	rm -f "$O/marker"
+	(cd "$O/same" && "$LS" "$@" >"$O/same.out" 2>"$O/same.err")
+	local rc=$?
+	if [ $rc -eq 2 ] && one_error "$O/same.err" && [ "$(sums)" = "$before" ] && [ ! -e "$O/marker" ]; then
+		pass "$what: exit 2, nothing written: $(cat "$O/same.err")"
+	else
+		fail "$what: exit $rc, files $([ "$(sums)" = "$before" ] && echo kept || echo CHANGED): $(head -2 "$O/same.err")"
+	fi
+}
+same_out "report -o base.json base.json" report -o base.json base.json
+same_out "report -o new.json base.json -- new.json" report -o new.json base.json -- new.json
+same_out "report -o ./base.json base.json" report -o ./base.json base.json
+same_out "report -o a symbolic link to its input" report -o link.json base.json
+same_out "report -o the input by its absolute path" report -o "$O/same/base.json" base.json
+same_out "record --folded F -o F" record --folded F -o F -d 1 -- touch "$O/marker"
+same_out "record --folded ./F -o F" record --folded ./F -o F -d 1 -- touch "$O/marker"
+same_out "record --folded NEW -o ./NEW (neither there yet)" record --folded NEW -o ./NEW -d 1 -- touch "$O/marker"
+same_out "record -o K --kallsyms K" record -o K --kallsyms K -d 1 -- touch "$O/marker"
+same_out "hist --folded K --kallsyms ./K" hist --folded K --kallsyms ./K -d 1 -- touch "$O/marker"
+(cd "$O/same" && "$LS" report -o page.html base.json -- new.json >/dev/null 2>"$O/same.err")
+check "report -o a file that is no input: exit 0, the page written ($(head -1 "$O/same.err"))" \
+	bash -c "[ -s '$O/same/page.html' ] && [ \"\$(cd '$O/same' && md5sum base.json new.json)\" = \"\$(printf '%s\n' '$before' | head -2)\" ]"
 
 # ---- write errors on standard output: the reason, exit 1 ------------------
 nospc='^lockscope: failed to write standard output: No space left on device$'

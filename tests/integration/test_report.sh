@@ -3,7 +3,8 @@
 # this kernel: folded stacks from hist and record whose weights add up to
 # the record's sampled wait, and `lockscope report` of real records (one
 # run with -i, and a compare) rendered in headless Chromium: a screenshot
-# that is not blank, the SVG of every part, and no network request.
+# that is not blank, the SVG of every part, and no network request; a
+# record with a very long command keeps the page within the window.
 . "$(dirname "$0")/../lib.sh"
 
 O=$LS_OUT/report
@@ -196,5 +197,49 @@ if have_chromium "report: the network check catches a request"; then
 		fail "report: the network check missed a page's request"
 	else
 		pass "report: the network check catches a page's request"
+	fi
+fi
+
+# page_width FILE.html: the page's width in Chromium in a 1280-pixel window
+# (a copy without the page's script ban, plus one line that reports
+# document.documentElement.scrollWidth in the title)
+page_width() {
+	local prof
+	"$PY" - "$1" >"$1.width.html" <<'PYEOF'
+import re, sys
+t = open(sys.argv[1]).read()
+t = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", t)
+t = t.replace("</body>", "<script>document.title = 'W=' + document.documentElement.scrollWidth</script></body>")
+print(t)
+PYEOF
+	prof=$(mktemp -d)
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update \
+		--user-data-dir="$prof" --window-size=1280,1000 --dump-dom \
+		"file://$1.width.html" 2>/dev/null | sed -n 's/.*<title>W=\([0-9]*\)<.*/\1/p'
+	rm -rf "$prof"
+}
+# a very long command (one 300-character argument, many words) keeps the
+# page within the window, for a record and for a compare
+if have_chromium "report: a long command"; then
+	"$PY" - "$LS_ROOT/tests/data/record-base1.json" "$O/longcmd.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["command"] = ["stress-ng", "--" + "x" * 300] + ["word"] * 60
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+	"$LS" report -o "$O/short.html" "$LS_ROOT/tests/data/record-base1.json"
+	"$LS" report -o "$O/long.html" "$O/longcmd.json"
+	"$LS" report -o "$O/longcmp.html" "$O/longcmd.json" -- "$O/longcmd.json"
+	ws=$(page_width "$O/short.html")
+	wl=$(page_width "$O/long.html")
+	wc=$(page_width "$O/longcmp.html")
+	if [ -z "$ws" ] || [ "$ws" -gt 1280 ]; then
+		skip "report: a long command: the page width cannot be measured (${ws:-no width}) here"
+	else
+		check "report: a long command keeps the record's page within the window (${wl:-?} px; ${ws} px without it)" \
+			test "${wl:-99999}" -le 1280
+		check "report: a long command keeps the compare page within the window (${wc:-?} px)" \
+			test "${wc:-99999}" -le 1280
 	fi
 fi

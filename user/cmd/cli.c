@@ -13,7 +13,9 @@
 #include "model/mapmem.h"
 #include "cmd/numbers.h"
 #include "cmd/options.h"
+#include "cmd/paths.h"
 #include "util/log.h"
+#include "util/untrusted_text.h"
 #include "serve/netaddr.h"
 #include "export/prom_cgroup.h"
 
@@ -50,10 +52,11 @@ static int def_of(int key)
 static error_t bad(struct parse *p, const char *opt, const char *arg,
 		   const char *why)
 {
-	char obj[128];
+	char obj[128], a[65];
 
 	if (arg)
-		snprintf(obj, sizeof(obj), "--%s '%.64s'", opt, arg);
+		snprintf(obj, sizeof(obj), "--%s '%s'", opt,
+			 ls_text_safe(a, sizeof(a), arg));
 	else
 		snprintf(obj, sizeof(obj), "--%s", opt);
 	ls_fail("parse", obj, why);
@@ -82,7 +85,7 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 			      char *arg)
 {
 	struct ls_opts *o = p->o;
-	char obj[96];
+	char obj[96], a[65];
 
 	if (state->arg_num > 0 &&
 	    (o->cmd == LS_CMD_COMPARE || o->cmd == LS_CMD_REPORT)) {
@@ -107,7 +110,8 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 			p->cmd_named = 1;
 			return 0;
 		}
-	snprintf(obj, sizeof(obj), "command '%.64s'", arg);
+	snprintf(obj, sizeof(obj), "command '%s'",
+		 ls_text_safe(a, sizeof(a), arg));
 	ls_fail("run", obj,
 		"unknown command (top, hist, doctor, serve, record, compare, "
 		"report)");
@@ -546,7 +550,7 @@ static int check_command(const struct ls_opts *o)
 			"compare prints text, json or csv");
 		return -EINVAL;
 	}
-	return 0;
+	return ls_check_paths(o);
 }
 
 /* Without --max-locks: as many locks as LS_MAPMEM_AUTO_PERMILLE of

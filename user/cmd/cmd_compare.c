@@ -9,15 +9,17 @@
 #include "analysis/classes.h"
 #include "cmd/commands.h"
 #include "util/log.h"
+#include "util/untrusted_text.h"
 #include "view/compare_table.h"
 
 int ls_read_side(char *const *files, int n, struct ls_rec *recs, int by_class)
 {
 	for (int i = 0; i < n; i++) {
-		char why[256], obj[300];
+		char why[256], obj[300], a[257];
 
 		if (ls_rec_read_file(files[i], &recs[i], why, sizeof(why))) {
-			snprintf(obj, sizeof(obj), "record '%.256s'", files[i]);
+			snprintf(obj, sizeof(obj), "record '%s'",
+				 ls_text_safe(a, sizeof(a), files[i]));
 			ls_fail("read", obj, why);
 			if (files[i][0] == '-')
 				ls_hint("options go before --: everything "
@@ -34,11 +36,11 @@ int ls_read_side(char *const *files, int n, struct ls_rec *recs, int by_class)
 static int by_cgroup(char *const *files, int n, struct ls_rec *recs)
 {
 	for (int i = 0; i < n; i++) {
-		char obj[300];
+		char obj[300], a[257];
 
 		if (!recs[i].totals.has_cgroups) {
-			snprintf(obj, sizeof(obj), "record '%.256s' by cgroup",
-				 files[i]);
+			snprintf(obj, sizeof(obj), "record '%s' by cgroup",
+				 ls_text_safe(a, sizeof(a), files[i]));
 			ls_fail("compare", obj, "its locks have no cgroups");
 			ls_hint("make the records with record --by cgroup");
 			return -1;

@@ -14,6 +14,7 @@
 #include "cmd/folded_out.h"
 #include "util/log.h"
 #include "util/outfile.h"
+#include "util/untrusted_text.h"
 #include "export/record_write.h"
 #include "cmd/run.h"
 
@@ -53,6 +54,35 @@ static int add_interval(struct ls_series *series, struct ls_snapshot *prev,
 	return err ? err : ls_snap_copy(prev, cur);
 }
 
+/* Say once how many cgroup names the record holds changed (escaped or
+ * cut: util/untrusted_text.h), each cgroup counted once. */
+static void note_changed_cgroups(const struct ls_snapshot *s)
+{
+	size_t n = 0, esc = 0, cut = 0;
+
+	for (size_t i = 0; i < s->ncgrows; i++) {
+		const struct ls_cgrow *c = &s->cgrows[i];
+		int seen = 0;
+
+		if (!c->path_changed)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = s->cgrows[j].path_changed &&
+			       s->cgrows[j].cgid == c->cgid;
+		if (seen)
+			continue;
+		n++;
+		esc += !!(c->path_changed & LS_TEXT_ESCAPED);
+		cut += !!(c->path_changed & LS_TEXT_CUT);
+	}
+	if (n)
+		fprintf(stderr,
+			"lockscope: %zu cgroup name%s written changed: %zu "
+			"with unsafe bytes as \\xHH, %zu cut to their last "
+			"%d bytes (cgroup_changed in the record)\n",
+			n, n == 1 ? "" : "s", esc, cut, LS_CG_PATH_MAX - 4);
+}
+
 static int write_record(const struct ls_opts *o, struct ls_collector *c,
 			struct ls_out *out, struct ls_folded_out *fo,
 			struct ls_rec_meta *m, const struct ls_snapshot *start,
@@ -62,7 +92,7 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 	struct ls_stacks stacks;
 	struct ls_snapshot tot;
 	struct json_object *doc;
-	char why[256], obj[300];
+	char why[256], obj[300], a[257];
 	int err, ret;
 
 	ls_snap_init(&tot);
@@ -85,6 +115,8 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 	}
 	ls_rows_sort(tot.rows, tot.nrows, LS_SORT_TOTAL, 0);
 	*nlocks = tot.nrows;
+	if (rec_format(o->format) == LS_REC_JSON)
+		note_changed_cgroups(&tot);
 	m->stacks = &stacks;
 	doc = ls_record_json(m, &tot, series);
 	ls_snap_free(&tot);
@@ -99,7 +131,8 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 			      sizeof(why));
 	json_object_put(doc);
 	if (err && err != -EIO) {
-		snprintf(obj, sizeof(obj), "file '%.256s'", o->output);
+		snprintf(obj, sizeof(obj), "file '%s'",
+			 ls_text_safe(a, sizeof(a), o->output));
 		ls_out_abort(out);
 		if (err == -EINVAL)
 			ls_fail("write", obj, why);

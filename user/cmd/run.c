@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "util/log.h"
+#include "util/untrusted_text.h"
 #include "cmd/run.h"
 
 volatile sig_atomic_t ls_stop;
@@ -69,10 +70,11 @@ int ls_child_start_io(struct ls_child *c, char **argv, int out_fd)
 {
 	pid_t parent = getpid(), pid;
 	int pfd[2], err = 0;
-	char obj[300];
+	char obj[300], a[257];
 
 	memset(c, 0, sizeof(*c));
-	snprintf(obj, sizeof(obj), "program '%.256s'", argv[0]);
+	snprintf(obj, sizeof(obj), "program '%s'",
+		 ls_text_safe(a, sizeof(a), argv[0]));
 	/* PROGRAM's orphans come to lockscope, which reaps and ends them */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (pipe2(pfd, O_CLOEXEC)) {

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include "collect/collector_int.h"
 #include "model/cgpath.h"
+#include "util/untrusted_text.h"
 #include "util/log.h"
 
 struct ls_cgroups {
@@ -150,18 +151,12 @@ static int is_gone(const struct ls_cgroups *g, uint64_t id)
 	return 0;
 }
 
+/* The path made safe to print and to record (util/untrusted_text.h); a
+ * path too long keeps its end, marked, rather than a prefix that may name
+ * an ancestor. */
 static void set_path(struct ls_cgrow *r, const char *p)
 {
-	size_t n = strlen(p);
-
-	if (n < sizeof(r->path)) {
-		memcpy(r->path, p, n + 1);
-		return;
-	}
-	/* too long: its end, marked, rather than a prefix that may name an
-	 * ancestor */
-	memcpy(r->path, "...", 3);
-	memcpy(r->path + 3, p + n - (sizeof(r->path) - 4), sizeof(r->path) - 3);
+	r->path_changed = ls_text_copy_tail(r->path, sizeof(r->path), p);
 }
 
 /* Resolve every row's id; walk the tree again at most once. */

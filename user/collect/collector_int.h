@@ -192,7 +192,8 @@ int ls_names_init(struct ls_collector *c);
 void ls_names_free(struct ls_collector *c);
 void ls_names_row(struct ls_collector *c, struct ls_row *row);
 void ls_names_forget(struct ls_collector *c, const struct ls_lock_key *k);
-/* comm of @tid in process @tgid from /proc; 0 or -errno (comm.c). */
+/* comm of @tid in process @tgid from /proc, made safe to print
+ * (util/untrusted_text.h: \xHH escapes); 0 or -errno (comm.c). */
 int ls_read_comm(uint32_t tgid, uint32_t tid, char *buf, size_t len);
 
 /* Function probes (fprobes.c). */

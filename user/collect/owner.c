@@ -13,6 +13,7 @@
 #include "collect/collector_int.h"
 #include "collect/features.h"
 #include "model/naming.h"
+#include "util/untrusted_text.h"
 #include "owner.skel.h"
 
 static int owner_load(struct ls_collector *c)
@@ -35,7 +36,7 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a,
 		    .ctx_size_in = sizeof(a));
 	struct timespec ts;
-	char comm[16];
+	char comm[LS_COMM_MAX], bpf_comm[LS_COMM_MAX];
 	int err, ok;
 
 	memset(o, 0, sizeof(*o));
@@ -79,15 +80,17 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 			 ls_kind_name(key->kind));
 		return;
 	}
-	/* Believe the task only if /proc shows it with the same comm. */
+	/* Believe the task only if /proc shows it with the same comm (both
+	 * made safe the same way). */
+	a.comm[sizeof(a.comm) - 1] = '\0';
+	ls_text_copy(bpf_comm, sizeof(bpf_comm), a.comm);
 	ok = !a.err && a.tid &&
 	     !ls_read_comm(a.tgid, a.tid, comm, sizeof(comm)) &&
-	     !strncmp(comm, a.comm, sizeof(comm) - 1);
+	     !strcmp(comm, bpf_comm);
 	if (ok) {
 		o->tid = a.tid;
 		o->tgid = a.tgid;
-		memcpy(o->comm, a.comm, sizeof(o->comm));
-		o->comm[sizeof(o->comm) - 1] = '\0';
+		memcpy(o->comm, bpf_comm, sizeof(o->comm));
 	}
 	ls_owner_decode(o, key->kind, a.owner, a.count, ok);
 }

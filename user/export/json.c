@@ -9,6 +9,7 @@
 #include "export/json.h"
 #include "model/stacks.h"
 #include "model/ident.h"
+#include "util/untrusted_text.h"
 
 static void add_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -141,6 +142,19 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	return o;
 }
 
+/* What making a cgroup path safe changed (enum ls_text_change bits), as
+ * the record says it: "escaped" (unsafe bytes written as \xHH), "cut". */
+static struct json_object *changed_json(unsigned bits)
+{
+	struct json_object *a = json_object_new_array();
+
+	if (bits & LS_TEXT_ESCAPED)
+		json_object_array_add(a, json_object_new_string("escaped"));
+	if (bits & LS_TEXT_CUT)
+		json_object_array_add(a, json_object_new_string("cut"));
+	return a;
+}
+
 /* --by cgroup: the lock's waits by the waiter's cgroup (@role
  * LS_CG_WAITER) or waits begun by the holder's (LS_CG_HOLDER), every one,
  * most first (cgroup: the path below the v2 mount, or "(gone)"). */
@@ -160,6 +174,9 @@ static struct json_object *cgroups_json(const struct ls_snapshot *s,
 
 		json_object_object_add(o, "cgroup",
 				       json_object_new_string(c->path));
+		if (c->path_changed)
+			json_object_object_add(o, "cgroup_changed",
+					       changed_json(c->path_changed));
 		add_u64(o, "cgroup_id", c->cgid);
 		add_u64(o, "begins", c->v.begins);
 		if (role == LS_CG_WAITER) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "export/prom_cgroup.h"
 #include "model/cgpath.h"
+#include "util/untrusted_text.h"
 
 /* The pseudo-row of cgroup @id named @path, found or appended. */
 static struct ls_row *row_of(struct ls_snapshot *t, uint64_t id,
@@ -21,11 +22,9 @@ static struct ls_row *row_of(struct ls_snapshot *t, uint64_t id,
 	r = ls_snap_add_row(t, &k);
 	if (!r)
 		return NULL;
-	if (strlen(path) < sizeof(r->name)) /* else its end, marked */
-		snprintf(r->name, sizeof(r->name), "%s", path);
-	else
-		snprintf(r->name, sizeof(r->name), "...%s",
-			 path + strlen(path) - (sizeof(r->name) - 4));
+	/* too long: its end, marked, cut between characters (a label value
+	 * must be UTF-8, or Prometheus drops the whole scrape) */
+	ls_text_copy_tail(r->name, sizeof(r->name), path);
 	r->ncallers = 1; /* labels are final: never pending a caller */
 	r->callers[0].fn =
 		"-"; /* a literal lives as long as an interned name */

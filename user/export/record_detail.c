@@ -11,7 +11,7 @@
 #include <string.h>
 #include "export/record.h"
 #include "export/record_int.h"
-#include "export/untrusted_text.h"
+#include "util/untrusted_text.h"
 
 /* A non-negative integer, or an error naming @path. */
 static int u64_of(struct ls_rd *rd, struct json_object *v, const char *path,

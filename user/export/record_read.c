@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include "export/record.h"
 #include "export/record_int.h"
-#include "export/untrusted_text.h"
+#include "util/untrusted_text.h"
 
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
 {
@@ -457,6 +457,9 @@ static int read_run(struct ls_rd *rd, struct json_object *root,
 				"run.command: not null or a non-empty array");
 		r->has_command = 1;
 		join_argv(v, r->command, sizeof(r->command));
+		if (strlen(r->command) + 1 == sizeof(r->command))
+			ls_text_trim_cut(
+				r->command); /* cut between characters */
 		ls_text_make_safe(r->command);
 		err = ls_rd_u64(rd, run, "run", "exit_status", &u);
 		if (err)

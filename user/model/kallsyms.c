@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/types.h>
 #include "model/kallsyms.h"
+#include "util/untrusted_text.h"
 
 static int pool_add(struct ls_ksyms *ks, const char *s, size_t len, size_t *off)
 {
@@ -47,6 +48,7 @@ static int parse_line(struct ls_ksyms *ks, const char *p, const char *end,
 {
 	uint64_t addr = 0;
 	const char *name;
+	char nm[LS_SYM_MAX];
 	size_t len, off;
 	char type;
 	int digits = 0;
@@ -74,6 +76,14 @@ static int parse_line(struct ls_ksyms *ks, const char *p, const char *end,
 		return 0;
 	if (len >= LS_SYM_MAX)
 		len = LS_SYM_MAX - 1;
+	/* a kernel names its symbols in plain text: a file (--kallsyms) whose
+	 * names hold controls is not one, and they would reach the screen */
+	memcpy(nm, name, len);
+	nm[len] = '\0';
+	ls_text_trim_cut(nm);
+	len = strlen(nm);
+	if (!len || ls_text_unsafe(nm))
+		return 0;
 	if (addr)
 		*all_zero = 0;
 	if (ks->n == ks->cap) {
@@ -85,7 +95,7 @@ static int parse_line(struct ls_ksyms *ks, const char *p, const char *end,
 		ks->syms = s;
 		ks->cap = cap;
 	}
-	if (pool_add(ks, name, len, &off))
+	if (pool_add(ks, nm, len, &off))
 		return -ENOMEM;
 	ks->syms[ks->n].addr = addr;
 	ks->syms[ks->n].type = type;

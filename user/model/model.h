@@ -22,6 +22,9 @@
 #include "model/intern.h"
 #include "model/steal.h"
 
+/* A task's comm (15 bytes) once made safe (util/untrusted_text.h): any
+ * user names its tasks, each byte may become a 4-byte \xHH. */
+#define LS_COMM_MAX 64
 #define LS_NAME_MAX 160	 /* display name of a lock */
 #define LS_FN_MAX 96	 /* caller function name, truncated (intern.h) */
 #define LS_ROW_CALLERS 4 /* callers kept per lock, most sampled first */
@@ -97,8 +100,8 @@ struct ls_waiter {
 	struct ls_lock_key key;
 	uint64_t since_ns; /* CLOCK_MONOTONIC start of the wait */
 	uint32_t tid, tgid;
-	uint32_t phase; /* enum ls_phase */
-	char comm[16];	/* from /proc; "?" when the task is gone */
+	uint32_t phase;		/* enum ls_phase */
+	char comm[LS_COMM_MAX]; /* from /proc, made safe; "?" when gone */
 };
 
 /* Who holds a lock, as far as its owner word tells (see owner.bpf.c). */
@@ -111,9 +114,9 @@ enum ls_owner_state {
 
 struct ls_owner {
 	enum ls_owner_state state;
-	uint32_t tid, tgid; /* the task the owner word names, confirmed in
-			     * /proc; 0 if none (for readers: the last one) */
-	char comm[16];
+	uint32_t tid, tgid;	/* the task the owner word names, confirmed in
+				 * /proc; 0 if none (for readers: the last one) */
+	char comm[LS_COMM_MAX]; /* made safe */
 	uint64_t nreaders;
 	uint64_t mono_ns; /* when read */
 	char why[96];
@@ -121,8 +124,10 @@ struct ls_owner {
 
 /* --by cgroup: one lock's waits by one cgroup of its waiters (the BPF map
  * lock_cgroups), its path below the cgroup v2 mount resolved once read:
- * LS_CG_GONE (model/cgpath.h) when the cgroup no longer exists; a path
- * longer than the field keeps its end, after a leading "...". */
+ * LS_CG_GONE (model/cgpath.h) when the cgroup no longer exists.  The path
+ * is safe to print (util/untrusted_text.h: unsafe bytes as \xHH); one
+ * longer than the field keeps its end, after a leading "...";
+ * path_changed says which of the two happened. */
 #define LS_CG_PATH_MAX 256
 struct ls_cgrow {
 	struct ls_lock_key key;
@@ -130,6 +135,7 @@ struct ls_cgrow {
 	uint64_t cgid;
 	struct ls_cg_val v;
 	char path[LS_CG_PATH_MAX];
+	unsigned path_changed; /* enum ls_text_change bits */
 };
 
 struct ls_spin_caller {

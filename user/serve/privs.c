@@ -11,6 +11,7 @@
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include "util/log.h"
+#include "util/untrusted_text.h"
 #include "serve/privs.h"
 
 #ifndef CAP_BPF
@@ -43,13 +44,14 @@ int ls_privs_plan(struct ls_privs *p, const char *user, int allow_root)
 {
 	struct passwd *pw;
 	int numeric, err;
-	char obj[96];
+	char obj[96], a[65];
 	uid_t uid = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->uid = getuid();
 	p->gid = getgid();
-	snprintf(obj, sizeof(obj), "user '%.64s'", user);
+	snprintf(obj, sizeof(obj), "user '%s'",
+		 ls_text_safe(a, sizeof(a), user));
 	errno = 0;
 	pw = getpwnam(user);
 	err = errno;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "util/log.h"
+#include "util/untrusted_text.h"
 
 FILE *ls_log_stream;
 
@@ -13,10 +14,15 @@ static FILE *out(void)
 	return ls_log_stream ? ls_log_stream : stderr;
 }
 
+/* The object and the reason may echo what a user or a file named (a path,
+ * a record's text): made safe, one line, whatever they hold. */
 void ls_fail(const char *verb, const char *object, const char *reason)
 {
-	fprintf(out(), "lockscope: failed to %s %s: %s\n", verb, object,
-		reason);
+	char o[600], r[1024];
+
+	fprintf(out(), "lockscope: failed to %s %s: %s\n", verb,
+		ls_text_safe(o, sizeof(o), object),
+		ls_text_safe(r, sizeof(r), reason));
 }
 
 void ls_fail_errno(const char *verb, const char *object, int err)

@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include "util/log.h"
+#include "util/untrusted_text.h"
 #include "util/outfile.h"
 
 /* the temporary name adds a dot in front and ".XXXXXX" behind the name */
@@ -100,9 +101,10 @@ void ls_out_watch_stdout(void)
 
 static void fail_why(const char *verb, const char *path, const char *why)
 {
-	char obj[300];
+	char obj[300], a[257];
 
-	snprintf(obj, sizeof(obj), "file '%.256s'", path);
+	snprintf(obj, sizeof(obj), "file '%s'",
+		 ls_text_safe(a, sizeof(a), path));
 	ls_fail(verb, obj, why);
 }
 
@@ -386,7 +388,7 @@ int ls_out_flush(FILE *f, const char *what)
 
 int ls_out_commit(struct ls_out *o)
 {
-	char obj[300];
+	char obj[300], a[257];
 	int err;
 
 	if (!o->f)
@@ -396,7 +398,8 @@ int ls_out_commit(struct ls_out *o)
 		release(o);
 		return err;
 	}
-	snprintf(obj, sizeof(obj), "file '%.256s'", o->path);
+	snprintf(obj, sizeof(obj), "file '%s'",
+		 ls_text_safe(a, sizeof(a), o->path));
 	err = flush_checked(o->f, o->sink, obj);
 	if (!err && o->mode == LS_OUT_ATOMIC && fsync(o->sink->fd)) {
 		err = -errno;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "view/cgroup_text.h"
 #include "view/fmt.h"
+#include "util/untrusted_text.h"
 
 /* How one table prints: counts since start, or rates over @secs. */
 struct cg_fmt {
@@ -19,14 +20,15 @@ struct cg_fmt {
 static void line(FILE *f, const struct cg_fmt *m, const char *path, uint64_t n,
 		 uint64_t all, const char *wait, const char *max)
 {
+	/* the path in 40 columns, cut between characters */
+	fprintf(f, "%s  ", m->indent);
+	ls_text_pad(f, path, 40);
 	if (m->secs > 0) /* the holder's lines have no wait time */
-		fprintf(f, "%s  %-40.40s %10.0f %6.1f%%%s%*s\n", m->indent,
-			path, (double)n / m->secs,
+		fprintf(f, " %10.0f %6.1f%%%s%*s\n", (double)n / m->secs,
 			all ? 100.0 * (double)n / (double)all : 0.0,
 			wait[0] ? " " : "", wait[0] ? 9 : 0, wait);
 	else
-		fprintf(f, "%s  %-40.40s %10llu %6.1f%% %9s %9s\n", m->indent,
-			path, (unsigned long long)n,
+		fprintf(f, " %10llu %6.1f%% %9s %9s\n", (unsigned long long)n,
 			all ? 100.0 * (double)n / (double)all : 0.0, wait, max);
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "export/csv.h"
 #include "view/compare_table.h"
+#include "util/untrusted_text.h"
 
 static const char *const presence_names[] = {
 	[LS_CMP_BOTH] = "both",
@@ -95,7 +96,8 @@ static void side_header(FILE *f, const char *label,
 	for (size_t i = 0; i < in->n; i++) {
 		const struct ls_rec *r = &in->recs[i];
 
-		fprintf(f, " %s", in->files[i]);
+		fputc(' ', f); /* a path as typed: made safe */
+		ls_text_put(f, in->files[i]);
 		same_cmd &= !strcmp(r->command, r0->command);
 		same_kernel &= !strcmp(r->kernel, r0->kernel);
 		for (unsigned l = 0; l < LS_LOSS_MAX; l++)

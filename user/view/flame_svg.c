@@ -12,6 +12,7 @@
 #include "view/flame_svg.h"
 #include "view/fmt.h"
 #include "view/html.h"
+#include "util/untrusted_text.h"
 
 #define FW 1180	 /* width */
 #define FH 17	 /* row height */
@@ -123,14 +124,19 @@ static void draw(FILE *f, const struct tree *t, size_t i, double x,
 		x, y, w - 0.5, FH - 1, c);
 	fit = w > 3 * CHAR_W ? (size_t)(w - 6) / CHAR_W : 0;
 	if (fit) {
-		char label[LS_NAME_MAX + 32];
-		size_t len = strlen(nd->name);
+		/* at most @fit characters, cut between them, ".." when cut */
+		size_t n = ls_text_fit(nd->name, fit);
+		int cut = nd->name[n] != '\0';
+		char *label;
 
-		snprintf(label, sizeof(label), "%s", nd->name);
-		if (len > fit && fit < sizeof(label))
-			snprintf(label + fit - 2, 3, "..");
+		if (cut)
+			n = ls_text_fit(nd->name, fit - 2);
+		label = strndup(nd->name, n);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + FH - 5);
-		ls_html_text(f, label);
+		if (label)
+			ls_html_text(f, label);
+		fputs(cut ? ".." : "", f);
+		free(label);
 		fputs("</text>", f);
 	}
 	fputs("</g>\n", f);

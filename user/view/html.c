@@ -1,10 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* html.c - the HTML report's page and escaping: one self-contained file,
  * inline CSS, no script, a Content-Security-Policy that loads nothing. */
+#include <stdlib.h>
+#include <string.h>
 #include "view/html.h"
+#include "util/untrusted_text.h"
 
-void ls_html_text(FILE *f, const char *s)
+void ls_html_text(FILE *f, const char *text)
 {
+	/* unsafe characters as \xHH first (util/untrusted_text.h), so the
+	 * page holds no control, whatever a record or a path held */
+	size_t n = strlen(text) * 4 + 1;
+	char *safe = malloc(n);
+	const char *s = safe ? safe : "?";
+
+	if (safe)
+		ls_text_copy(safe, n, text);
 	for (; *s; s++) {
 		switch (*s) {
 		case '&':
@@ -26,6 +37,7 @@ void ls_html_text(FILE *f, const char *s)
 			fputc(*s, f);
 		}
 	}
+	free(safe);
 }
 
 static const char css[] =
@@ -37,6 +49,10 @@ static const char css[] =
 	"th,td{padding:2px 8px;border-bottom:1px solid #e4e4e4;"
 	"text-align:right;white-space:nowrap}"
 	"th{background:#f3f3f3}td.l,th.l{text-align:left}\n"
+	/* free text (a command, a path) wraps, long words too, so no one
+	 * line makes the page wider than the window */
+	"td.w{white-space:normal;overflow-wrap:anywhere;min-width:20em;"
+	"max-width:70em}\n"
 	"tr.regressed td{background:#fbd5d0}tr.improved td{background:#d6efd6}"
 	"\n"
 	".note{color:#666}.key span{display:inline-block;width:12px;"

@@ -49,7 +49,7 @@ size_t ls_report_top(const struct ls_rec_snap *s, size_t *order, size_t max)
 
 static void row_kv(FILE *f, const char *k, const char *v)
 {
-	fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l\">", k);
+	fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l w\">", k);
 	ls_html_text(f, v);
 	fputs("</td></tr>\n", f);
 }

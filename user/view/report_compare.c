@@ -23,18 +23,19 @@ static void side(FILE *f, const struct ls_cmp_input *in, int s)
 	uint64_t loss[LS_LOSS_MAX] = {0};
 	int any = 0;
 
-	fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l\">", side_name[s]);
+	fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l w\">",
+		side_name[s]);
 	for (size_t i = 0; i < in->n; i++) {
 		ls_html_text(f, in->files[i]);
 		fputs(i + 1 < in->n ? ", " : "", f);
 		for (unsigned l = 0; l < LS_LOSS_MAX; l++)
 			loss[l] += in->recs[i].totals.loss[l];
 	}
-	fputs("</td><td class=\"l\">", f);
+	fputs("</td><td class=\"l w\">", f);
 	ls_html_text(f, in->recs[0].kernel);
-	fputs("</td><td class=\"l\">", f);
+	fputs("</td><td class=\"l w\">", f);
 	ls_html_text(f, in->recs[0].has_command ? in->recs[0].command : "");
-	fputs("</td><td class=\"l\">", f);
+	fputs("</td><td class=\"l w\">", f);
 	for (unsigned l = 0; l < LS_LOSS_MAX; l++)
 		if (loss[l]) {
 			fprintf(f, "%s%s %llu", any ? ", " : "",

@@ -4,35 +4,40 @@
 #include <stdarg.h>
 #include <string.h>
 #include "view/top_lines.h"
+#include "util/untrusted_text.h"
 
-/* Append to a line buffer, never past its end. */
+/* Append to a line buffer, never past its end nor inside a character. */
 void ls_line_cat(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t n = strlen(buf);
 	va_list ap;
+	int w;
 
 	if (n + 1 >= len)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf + n, len - n, fmt, ap);
+	w = vsnprintf(buf + n, len - n, fmt, ap);
 	va_end(ap);
+	if (w > 0 && (size_t)w >= len - n)
+		ls_text_trim_cut(buf);
 }
 
 /* Where to end a line of @p that has @room characters: after ", ", else
- * after a space, else at @room (the whole rest if it fits). */
+ * after a space, else after @room characters (the whole rest if it fits);
+ * a byte count, never inside a character. */
 static int cut_at(const char *p, int room)
 {
-	int len = (int)strlen(p);
+	int fit = (int)ls_text_fit(p, (size_t)room);
 
-	if (len <= room)
-		return len;
-	for (int k = room; k > room / 3; k--)
+	if (!p[fit])
+		return fit;
+	for (int k = fit; k > fit / 3; k--)
 		if (p[k - 1] == ' ' && k >= 2 && p[k - 2] == ',')
 			return k;
-	for (int k = room; k > room / 3; k--)
+	for (int k = fit; k > fit / 3; k--)
 		if (p[k - 1] == ' ')
 			return k;
-	return room;
+	return fit;
 }
 
 /*
@@ -53,7 +58,7 @@ unsigned ls_wrap_lines(char lines[][LS_TOP_LINE], unsigned n, unsigned max,
 				      : (int)strlen(p);
 
 		snprintf(lines[n], LS_TOP_LINE, "%*s%.*s", indent, "", cut, p);
-		n++;
+		ls_text_trim_cut(lines[n++]); /* the buffer may cut it */
 		p += cut;
 		indent = 2;
 	}

@@ -248,6 +248,21 @@ static void test_reader_unsafe_text(void **state)
 			    "sh -c echo ?31m?evil? ?? caf\xc3\xa9 ??");
 	ls_rec_free(&r);
 	free(s);
+	/* ... a command too long for LS_REC_TEXT_MAX is cut between
+	 * characters, not into a '?' */
+	{
+		char cmd[1024] = "[\"";
+
+		for (int i = 0; i < 300; i++)
+			strcat(cmd, "\xe2\x82\xac");
+		strcat(cmd, "\"]");
+		s = doc_cmd(cmd);
+		parse_ok(s, &r);
+		assert_int_equal(strlen(r.command), 170 * 3);
+		assert_null(strchr(r.command, '?'));
+		ls_rec_free(&r);
+		free(s);
+	}
 	/* ... and what an error message echoes is made safe too */
 	s = doc("", LOCK("mu", "mu\\u009bx\\u202e", "1"));
 	expect_error(s, "unknown lock kind 'mu?x?'");

@@ -133,6 +133,33 @@ static void long_names(void **state)
 	ls_ksyms_free(&ks);
 }
 
+/* A symbol file (--kallsyms) is user input: names with terminal controls
+ * are not a kernel's and are left out; a name cut at LS_SYM_MAX - 1 bytes
+ * ends between characters. */
+static void hostile_names(void **state)
+{
+	char buf[2048], name[700];
+	struct ls_ksyms ks;
+
+	(void)state;
+	memcpy(name, "xy", 2);
+	for (size_t i = 2; i + 3 < sizeof(name); i += 3)
+		memcpy(name + i, "\xe2\x82\xac", 3); /* the euro sign */
+	name[sizeof(name) - 1] = '\0';
+	snprintf(buf, sizeof(buf),
+		 "ffffffff81000000 t evil\x1b]0;owned\x07\n"
+		 "ffffffff81000100 t over\xe2\x80\xaeride\n"
+		 "ffffffff81000200 t %s\n"
+		 "ffffffff81000300 t plain\n",
+		 name);
+	assert_int_equal(ls_ksyms_parse(&ks, buf, strlen(buf)), 0);
+	assert_int_equal(ks.n, 2);
+	assert_int_equal(strlen(ks.syms[0].name), 2 + 169 * 3);
+	assert_memory_equal(ks.syms[0].name, name, 2 + 169 * 3);
+	assert_string_equal(ks.syms[1].name, "plain");
+	ls_ksyms_free(&ks);
+}
+
 static void hidden_and_empty(void **state)
 {
 	static const char hidden[] = "0000000000000000 T osq_lock\n"
@@ -300,6 +327,7 @@ int main(void)
 		cmocka_unit_test(stream_equals_parse),
 		cmocka_unit_test(bounded_input),
 		cmocka_unit_test(callers),
+		cmocka_unit_test(hostile_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "view/report.h"
+#include "view/flame_svg.h"
 
 /* A lock named to break out of the page, and a plain one; an interval. */
 #define LOCKS(c)                                                               \
@@ -184,9 +185,73 @@ static void compare(void **state)
 	}
 }
 
+/* 1 when @s is all UTF-8 (the page declares charset utf-8). */
+static int utf8_ok(const unsigned char *s)
+{
+	while (*s) {
+		size_t n = *s < 0x80		 ? 1
+			   : (*s & 0xe0) == 0xc0 ? 2
+			   : (*s & 0xf0) == 0xe0 ? 3
+			   : (*s & 0xf8) == 0xf0 ? 4
+						 : 0;
+
+		if (!n)
+			return 0;
+		for (size_t i = 1; i < n; i++)
+			if ((s[i] & 0xc0) != 0x80)
+				return 0;
+		s += n;
+	}
+	return 1;
+}
+
+/* Frame labels that do not fit their box end in "..", cut between
+ * characters: every width of box, over frames of 2-, 3- and 4-byte
+ * characters. */
+static void flame_labels_cut_between_characters(void **state)
+{
+	static const char *const ch[] = {"\xc3\xa9", "\xe2\x82\xac",
+					 "\xf0\x9f\x94\x92"};
+	struct ls_stacks st;
+	char frame[200], *buf = NULL;
+	size_t len = 0, labels = 0;
+	FILE *f;
+
+	(void)state;
+	ls_stacks_init(&st);
+	assert_int_equal(ls_stacks_add(&st, "big", 5, "a;b", 1, 1000000), 0);
+	for (unsigned k = 0; k < 3; k++) {
+		frame[0] = '\0';
+		strcat(frame, k == 0 ? "x" : k == 1 ? "xy" : "");
+		while (strlen(frame) + 4 < 120)
+			strcat(frame, ch[k]);
+		/* boxes of 8 to 67 pixels: labels of 0 to 8 characters */
+		for (uint64_t i = 1; i <= 8; i++) {
+			char fr[240];
+
+			snprintf(fr, sizeof(fr), "%s%llu", frame,
+				 (unsigned long long)i);
+			assert_int_equal(ls_stacks_add(&st, "small", 5, fr, 1,
+						       30000 * i),
+					 0);
+		}
+	}
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(ls_svg_flame(f, &st, 1), 0);
+	fclose(f);
+	assert_true(utf8_ok((const unsigned char *)buf));
+	for (const char *p = buf; (p = strstr(p, "..</text>")); p++)
+		labels++;
+	assert_true(labels >= 15);
+	free(buf);
+	ls_stacks_free(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(flame_labels_cut_between_characters),
 		cmocka_unit_test(one_record),
 		cmocka_unit_test(compare),
 	};
