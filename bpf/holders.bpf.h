@@ -176,6 +176,8 @@ static __always_inline __u32 holder_state_of(struct task_struct *t)
 	return on_rq && !delayed ? LS_HOLDER_PREEMPTED : LS_HOLDER_SLEEPING;
 }
 
+#include "chains.bpf.h"
+
 /* A wait @w opens on a lock with stats @s (NULL if none): note its holder. */
 static __always_inline void holders_begin(struct ls_wait *w,
 					  struct ls_lock_stats *s)
@@ -185,6 +187,7 @@ static __always_inline void holders_begin(struct ls_wait *w,
 
 	w->holder = LS_HOLDER_UNKNOWN;
 	w->hflags = 0;
+	w->chain_depth = 0;
 	if (owner_word(w->addr, w->kind, &word))
 		return;
 	w->hflags = LS_HF_OWNER_READ;
@@ -200,6 +203,7 @@ static __always_inline void holders_begin(struct ls_wait *w,
 	if (s && (__u64)t == s->holder_task)
 		w->hflags |= LS_HF_OWNER_READ | LS_HF_SAME_HOLDER;
 	w->holder = vcpu_split(t, holder_state_of(t));
+	chains_begin(w, t);
 	cgroup_holder(w, t);
 }
 
@@ -337,6 +341,7 @@ static __always_inline void holders_record(void *ctx, struct ls_lock_stats *s,
 		__sync_fetch_and_add(&s->holder_waits[h], 1);
 		__sync_fetch_and_add(&s->holder_ns[h], dur);
 	}
+	chains_record(w, dur);
 	if (ret >= 0)
 		holders_handoff(ctx, s, w, now, tid);
 }
