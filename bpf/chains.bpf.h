@@ -20,7 +20,7 @@ const volatile __u32 chains_on = 1; /* --no-chains clears it */
 /* Sized 1 with --no-chains. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, LS_DEF_MAX_CHAINS);
+	__uint(max_entries, LS_CHAIN_ENTRIES(LS_DEF_MAX_LOCKS));
 	__type(key, struct ls_chain_key);
 	__type(value, struct ls_chain_val);
 } lock_chains SEC(".maps");

@@ -596,8 +596,9 @@ _Static_assert(sizeof(struct ls_osq_vcpu) == 16, "ls_osq_vcpu layout");
  * lock its holder waited on, the chain's last lock).  A full map is the
  * loss LS_LOSS_CHAIN_MAP_FULL.
  */
-#define LS_CHAIN_DEPTH 4       /* hops followed at most */
-#define LS_DEF_MAX_CHAINS 4096 /* default entries in lock_chains */
+#define LS_CHAIN_DEPTH 4 /* hops followed at most */
+/* entries in lock_chains for a lock table of @locks */
+#define LS_CHAIN_ENTRIES(locks) ((locks) / 4 > 64 ? (locks) / 4 : 64)
 /* locks a walk keeps: the waited one and one per hop (a power of two for
  * the index mask) */
 #define LS_CHAIN_SEEN 8

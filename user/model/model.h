@@ -132,6 +132,25 @@ struct ls_cgrow {
 	char path[LS_CG_PATH_MAX];
 };
 
+/* One wait-for chain of a lock (the BPF map lock_chains, bpf/lockscope.h):
+ * the waits whose holder was itself waiting on lock @next, the chain
+ * ending at lock @root (the root cause), cumulative like rows. */
+struct ls_chainrow {
+	struct ls_lock_key key; /* the waited lock */
+	struct ls_lock_key next, root;
+	struct ls_chain_val v;
+	/* named when read (ls_chains_name), from the rows of that read */
+	char next_name[LS_NAME_MAX], root_name[LS_NAME_MAX];
+	const char *root_site; /* interned; "" when none was sampled */
+};
+
+/* A lock's chains summed (chains.c). */
+struct ls_chain_sum {
+	uint64_t waits, wait_ns, cycles, capped;
+	uint32_t max_depth;
+	size_t nchains;
+};
+
 struct ls_spin_caller {
 	uint32_t func;
 	const char *fn; /* interned */
@@ -170,6 +189,11 @@ struct ls_snapshot {
 	struct ls_cgrow *cgrows;
 	size_t ncgrows, cgrows_cap;
 	int by_cgroup; /* collected --by cgroup: cgrows are meaningful */
+	/* wait-for chains (chains.c; cumulative, like rows), sorted by
+	 * ls_chain_cmp; chains_on: they were collected */
+	struct ls_chainrow *chains;
+	size_t nchains, chains_cap;
+	int chains_on;
 	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
 	 * of two), valid while kidx_n == nrows; rows stay where they are */
 	uint64_t *kidx;
@@ -232,6 +256,36 @@ uint64_t ls_snap_samples(const struct ls_snapshot *s);
 uint64_t ls_snap_spin_samples(const struct ls_snapshot *s);
 /* Deep copy @src into @dst (dst initialised). */
 int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src);
+
+/* ---- wait-for chains (chains.c) ---------------------------------------- */
+/* Append a chain; -ENOMEM on allocation failure. */
+int ls_snap_add_chain(struct ls_snapshot *s, const struct ls_chainrow *c);
+/* Order of chains: lock key, next, root (qsort comparator). */
+int ls_chain_cmp(const void *a, const void *b);
+/* Each chain of @out (sorted) less the same chain in @prev (sorted); the
+ * chains without a new wait are dropped. */
+void ls_chains_delta(struct ls_snapshot *out, const struct ls_snapshot *prev);
+/* The chains of lock @k summed into @sum. */
+void ls_chains_sum(const struct ls_snapshot *s, const struct ls_lock_key *k,
+		   struct ls_chain_sum *sum);
+/* The indices into s->chains of lock @k's chains, most wait time first,
+ * at most @max in @idx; returns how many, *@total the chains it has. */
+size_t ls_chains_ranked(const struct ls_snapshot *s,
+			const struct ls_lock_key *k, size_t *idx, size_t max,
+			size_t *total);
+/* Name each chain's next and root locks from the rows of @s (indexed):
+ * a row's name ("mm_struct.mmap_lock"), else the kind and "@?" (the
+ * address with @with_addr); the root site is the root lock's most sampled
+ * holder site. */
+void ls_chains_name(struct ls_snapshot *s, int with_addr);
+/* The state of the root lock's holder most of @c's waits saw. */
+unsigned ls_chain_root_state(const struct ls_chainrow *c);
+/* @c as one line into @buf, the waited lock named @lock:
+ * "pipe_inode_info.mutex <- (holder waits on) mm_struct.mmap_lock <-
+ * (holder running) do_mprotect_pkey"; hops between the next and the root
+ * lock are "...", a cycle ends "<- (cycle)". */
+const char *ls_chain_path(const struct ls_chainrow *c, const char *lock,
+			  char *buf, size_t len);
 
 /* ---- lock classes (fold.c) ------------------------------------------- */
 /* --by class: fold the rows of one class and kind into one row named by

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "view/cgroup_text.h"
+#include "view/chains_text.h"
 #include "view/fmt.h"
 #include "view/hist_text.h"
 #include "view/holders_text.h"
@@ -213,6 +214,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 			ls_hist_print(f, "sleep", r->hi.hist_sleep, NULL, NULL,
 				      30);
 		ls_print_holders(f, r, 30);
+		ls_print_chains(f, s, r);
 		ls_print_hold(f, r);
 		ls_print_cgroups(f, s, r);
 	}
