@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * chain_hammer SECONDS - a wait-for chain made on purpose: two writers copy
- * into one pipe from a buffer whose pages a third thread keeps dropping
- * (madvise MADV_DONTNEED), so each copy faults with the pipe's mutex held;
- * a fourth thread loops on mprotect of half that buffer, holding the
- * process's mmap_lock for writing while the faults want it for reading.
+ * into one pipe from the first pages of a 64 MiB mapping, pages a third
+ * thread keeps dropping (madvise MADV_DONTNEED), so each copy faults with
+ * the pipe's mutex held; a fourth thread loops on mprotect of the whole
+ * mapping (every page populated: each call rewrites 16k page table
+ * entries), holding the process's mmap_lock for writing and the mapping
+ * write-locked, so the faults fall back to mmap_lock for reading and wait.
  * The writer waiting on the pipe mutex then waits for a holder that waits
  * on mmap_lock, held by the mprotect thread: pipe_inode_info.mutex <-
  * mm_struct.mmap_lock <- mprotect.  A reader drains the pipe.
@@ -19,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BUF (64 * 4096) /* one pipe's worth of pages per write */
+#define BUF (64 * 4096) /* the source pages, dropped and faulted in */
+#define MAP (64 << 20)	/* the mapping mprotect rewrites */
 
 static int fds[2];
 static volatile int stop;
@@ -40,9 +43,10 @@ static void *writer(void *arg)
 	return NULL;
 }
 
+/* Reads a page at a time: the pipe mutex is taken often. */
 static void *reader(void *arg)
 {
-	static char buf[BUF];
+	static char buf[4096];
 
 	(void)arg;
 	while (!stop)
@@ -60,13 +64,13 @@ static void *zapper(void *arg)
 	return NULL;
 }
 
-/* Splits and merges the buffer's mapping: mmap_lock held for writing. */
+/* Rewrites the mapping's protection: mmap_lock held for writing. */
 static void *protector(void *arg)
 {
 	(void)arg;
 	while (!stop) {
-		mprotect(src + BUF / 2, BUF / 2, PROT_READ);
-		mprotect(src + BUF / 2, BUF / 2, PROT_READ | PROT_WRITE);
+		mprotect(src, MAP, PROT_READ);
+		mprotect(src, MAP, PROT_READ | PROT_WRITE);
 	}
 	return NULL;
 }
@@ -82,13 +86,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	src = mmap(NULL, BUF, PROT_READ | PROT_WRITE,
+	src = mmap(NULL, MAP, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (src == MAP_FAILED || pipe(fds)) {
 		perror("chain_hammer");
 		return 1;
 	}
-	memset(src, 1, BUF);
+	memset(src, 1, MAP);
 	pthread_create(&t[0], NULL, writer, &tids[0]);
 	pthread_create(&t[1], NULL, writer, &tids[1]);
 	pthread_create(&t[2], NULL, reader, NULL);

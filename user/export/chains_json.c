@@ -2,6 +2,7 @@
 /* chains_json.c - a lock's wait-for chains as JSON: the shares of its
  * waits and wait time whose holder waited on another lock, and each chain
  * with its next lock, root cause, waits, time and sources. */
+#include <stdio.h>
 #include <stdlib.h>
 #include "export/chains_json.h"
 
@@ -15,8 +16,16 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? (double)part / (double)whole : 0.0;
 }
 
+static void add_addr(struct json_object *o, const char *k, uint64_t a)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llx", (unsigned long long)a);
+	json_object_object_add(o, k, json_object_new_string(buf));
+}
+
 static struct json_object *chain_json(const struct ls_chainrow *c,
-				      const struct ls_row *r)
+				      const struct ls_row *r, int with_addr)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *st = json_object_new_object();
@@ -40,6 +49,10 @@ static struct json_object *chain_json(const struct ls_chainrow *c,
 		json_object_new_string(ls_holder_name(ls_chain_root_state(c))));
 	json_object_object_add(o, "root_site",
 			       json_object_new_string(c->root_site));
+	if (with_addr) {
+		add_addr(o, "blocked_on_addr", c->next.addr);
+		add_addr(o, "root_addr", c->root.addr);
+	}
 	for (unsigned h = 0; h < LS_HOLDER_MAX; h++)
 		if (c->v.root_waits[h])
 			add_u64(st, ls_holder_name(h), c->v.root_waits[h]);
@@ -60,7 +73,7 @@ static struct json_object *chain_json(const struct ls_chainrow *c,
 }
 
 struct json_object *ls_chains_to_json(const struct ls_snapshot *s,
-				      const struct ls_row *r)
+				      const struct ls_row *r, int with_addr)
 {
 	struct json_object *o, *a;
 	struct ls_chain_sum sum;
@@ -86,7 +99,8 @@ struct json_object *ls_chains_to_json(const struct ls_snapshot *s,
 	idx = sum.nchains ? calloc(sum.nchains, sizeof(*idx)) : NULL;
 	n = idx ? ls_chains_ranked(s, &r->key, idx, sum.nchains, &total) : 0;
 	for (size_t i = 0; i < n; i++)
-		json_object_array_add(a, chain_json(&s->chains[idx[i]], r));
+		json_object_array_add(
+			a, chain_json(&s->chains[idx[i]], r, with_addr));
 	free(idx);
 	json_object_object_add(o, "chains", a);
 	return o;

@@ -8,8 +8,9 @@
 
 /* The "chains" object of lock @r in @s: its blocked-holder waits and wait
  * time with their shares, cycles, and every chain, most wait first; NULL
- * (JSON null) when chains were not collected. */
+ * (JSON null) when chains were not collected; @with_addr: the chain's
+ * lock addresses too. */
 struct json_object *ls_chains_to_json(const struct ls_snapshot *s,
-				      const struct ls_row *r);
+				      const struct ls_row *r, int with_addr);
 
 #endif

@@ -246,8 +246,9 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 	for (size_t i = 0; i < s->nrows; i++) {
 		struct json_object *r = row_to_json(&s->rows[i], with_addr);
 
-		json_object_object_add(r, "chains",
-				       ls_chains_to_json(s, &s->rows[i]));
+		json_object_object_add(
+			r, "chains",
+			ls_chains_to_json(s, &s->rows[i], with_addr));
 		if (s->by_cgroup) {
 			json_object_object_add(
 				r, "cgroups",

@@ -329,7 +329,7 @@ static void text_and_json(void **state)
 				    "(holder waits on) rwsem@? <- (holder "
 				    "running)"));
 	free(buf);
-	o = ls_chains_to_json(&s, &s.rows[0]);
+	o = ls_chains_to_json(&s, &s.rows[0], 0);
 	assert_true(json_object_object_get_ex(o, "waits", &v));
 	assert_int_equal(json_object_get_uint64(v), 26);
 	assert_true(json_object_object_get_ex(o, "chains", &a));
@@ -347,7 +347,7 @@ static void text_and_json(void **state)
 	free(buf);
 	/* chains not collected: JSON null */
 	s.chains_on = 0;
-	assert_null(ls_chains_to_json(&s, &s.rows[0]));
+	assert_null(ls_chains_to_json(&s, &s.rows[0], 0));
 	ls_snap_free(&s);
 }
 
