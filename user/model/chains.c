@@ -163,8 +163,12 @@ void ls_chains_name(struct ls_snapshot *s, int with_addr)
 			wk.kind = LS_KIND_RWSEM_W;
 		r = ls_snap_find(s, &wk);
 
+		const struct ls_row *nr = ls_snap_find(s, &c->next);
+
 		name_of(s, &c->next, with_addr, c->next_name,
 			sizeof(c->next_name));
+		snprintf(c->next_cls, sizeof(c->next_cls), "%s",
+			 nr && nr->cls[0] ? nr->cls : c->next_name);
 		name_of(s, &c->root, with_addr, c->root_name,
 			sizeof(c->root_name));
 		c->root_site = r && r->nhsites ? r->hsites[0].fn : "";

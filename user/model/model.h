@@ -141,7 +141,8 @@ struct ls_chainrow {
 	struct ls_chain_val v;
 	/* named when read (ls_chains_name), from the rows of that read */
 	char next_name[LS_NAME_MAX], root_name[LS_NAME_MAX];
-	const char *root_site; /* interned; "" when none was sampled */
+	char next_cls[LS_NAME_MAX]; /* next's class (its name if none) */
+	const char *root_site;	    /* interned; "" when none was sampled */
 };
 
 /* A lock's chains summed (chains.c). */
