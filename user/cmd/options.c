@@ -66,7 +66,7 @@ const char ls_help_kinds[] =
 	"rwsem:W rt_mutex rtlock pcpu-rwsem semaphore.";
 const char ls_help_sort[] =
 	"Sort keys (-s): total count spin sleep avg max waiters peak name kind "
-	"won pre caller.";
+	"won pre blk caller.";
 
 const char *const ls_cmd_args[LS_CMD_NR] = {
 	[LS_CMD_TOP] = "[top] [-- PROGRAM [ARGS...]]",

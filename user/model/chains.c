@@ -173,6 +173,25 @@ void ls_chains_name(struct ls_snapshot *s, int with_addr)
 			sizeof(c->root_name));
 		c->root_site = r && r->nhsites ? r->hsites[0].fn : "";
 	}
+	ls_chains_rows(s);
+}
+
+void ls_chains_rows(struct ls_snapshot *s)
+{
+	for (size_t i = 0; i < s->nrows; i++) {
+		struct ls_chain_sum sum;
+
+		ls_chains_sum(s, &s->rows[i].key, &sum);
+		s->rows[i].chain_waits = sum.waits;
+		s->rows[i].chain_ns = sum.wait_ns;
+	}
+}
+
+double ls_row_chain_pct(const struct ls_row *r)
+{
+	if (!ls_kind_has_owner(r->key.kind) || !r->st.contentions)
+		return -1;
+	return 100.0 * (double)r->chain_waits / (double)r->st.contentions;
 }
 
 unsigned ls_chain_root_state(const struct ls_chainrow *c)

@@ -246,5 +246,6 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 	}
 	out->nrows = keep;
 	ls_snap_index(out);
+	ls_chains_rows(out);
 	return 0;
 }

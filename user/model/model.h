@@ -87,6 +87,9 @@ struct ls_row {
 	/* --hold: hold times of the lock at this address (every row of it),
 	 * by enum ls_hold_mode; zero without --hold */
 	struct ls_hold_stats hold[LS_HOLD_MODES];
+	/* wait-for chains (chains.c): this lock's chained waits and their
+	 * wait time, from the snapshot's chains (deltas in a delta) */
+	uint64_t chain_waits, chain_ns;
 	/* the read (snapshot's gen) that added the row or last changed it,
 	 * and the read that last found its lock (collect/read.c) */
 	uint64_t changed, seen;
@@ -279,6 +282,11 @@ size_t ls_chains_ranked(const struct ls_snapshot *s,
  * address with @with_addr); the root site is the root lock's most sampled
  * holder site. */
 void ls_chains_name(struct ls_snapshot *s, int with_addr);
+/* Each row's chain_waits and chain_ns from @s's chains (sorted). */
+void ls_chains_rows(struct ls_snapshot *s);
+/* Chained waits in percent of the row's waits; -1 for a kind without an
+ * owner word or a row without waits. */
+double ls_row_chain_pct(const struct ls_row *r);
 /* The state of the root lock's holder most of @c's waits saw. */
 unsigned ls_chain_root_state(const struct ls_chainrow *c);
 /* @c as one line into @buf, the waited lock named @lock:
@@ -325,6 +333,7 @@ enum ls_sort {
 	LS_SORT_WON,	/* spin-won percent */
 	LS_SORT_CALLER, /* top caller's name */
 	LS_SORT_PRE,	/* preempted-holder percent */
+	LS_SORT_BLK,	/* blocked-holder (chained waits) percent */
 	LS_SORT_NR,
 };
 int ls_sort_parse(const char *s, enum ls_sort *out);

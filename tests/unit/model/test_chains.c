@@ -278,6 +278,11 @@ static void sums_and_ranks(void **state)
 	assert_int_equal(sum.wait_ns, 1500010);
 	assert_int_equal(sum.cycles, 1);
 	assert_int_equal(sum.nchains, 3);
+	/* the row's own figures (top's BLK% column, its sort key) */
+	assert_int_equal(s.rows[0].chain_waits, 26);
+	assert_int_equal(s.rows[0].chain_ns, 1500010);
+	assert_true(ls_row_chain_pct(&s.rows[0]) == 26.0);
+	assert_true(ls_row_chain_pct(&s.rows[1]) == 0.0);
 	/* the cycle first (loud), then most wait time; at most 2 */
 	n = ls_chains_ranked(&s, &k, idx, 2, &total);
 	assert_int_equal(n, 2);
