@@ -36,6 +36,10 @@ struct ls_rec_lock {
 	/* the holder side ("holder"); 0 in older files */
 	uint64_t holder_waits[LS_HOLDER_MAX], holder_ns[LS_HOLDER_MAX];
 	uint64_t tenure_ns;
+	/* wait-for chains ("chains"): chained waits and their wait time;
+	 * has_chains 0 in older files and with --no-chains */
+	uint64_t chain_waits, chain_ns;
+	int has_chains;
 };
 
 struct ls_rec_spin {

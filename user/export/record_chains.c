@@ -2,6 +2,7 @@
 /* record_chains.c - the wait-for chains of record lock rows (`chains`) as
  * edges for the report's graph: read them, sum the edges of the same two
  * locks, free them. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,7 @@ static int str_of(struct ls_rd *rd, struct json_object *o, const char *path,
 }
 
 int ls_rec_read_chains(struct ls_rd *rd, struct json_object *lock,
-		       const char *path, const struct ls_rec_lock *l,
+		       const char *path, struct ls_rec_lock *l,
 		       struct ls_rec_snap *s)
 {
 	struct json_object *o, *a;
@@ -66,6 +67,11 @@ int ls_rec_read_chains(struct ls_rd *rd, struct json_object *lock,
 				 "%s.chains: not an object with a chains "
 				 "array",
 				 path);
+	snprintf(p, sizeof(p), "%s.chains", path);
+	if (ls_rd_u64(rd, o, p, "waits", &l->chain_waits) ||
+	    ls_rd_u64(rd, o, p, "wait_ns", &l->chain_ns))
+		return -EINVAL;
+	l->has_chains = 1;
 	n = json_object_array_length(a);
 	if (!n)
 		return 0;
