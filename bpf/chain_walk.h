@@ -5,16 +5,10 @@
  * bpf/chains.bpf.h runs it at a wait's first begin; the unit tests
  * (tests/unit/model/test_chains.c) run the same code on a synthetic state.
  *
- * The includer provides the types of bpf/lockscope.h and declares, before
- * this header, the two reads of the state the walk goes through:
- *   LS_CHAIN_FN          the functions' storage class (static inline, or
- *                        static __always_inline in BPF);
- *   ls_chain_wait_of(env, task, &lock, &kind, &tid)
- *                        the lock @task waits on: LS_CF_OWN or
- *                        LS_CF_BLOCKER (its source), 0 if none known;
- *   ls_chain_holder_of(env, lock, kind, &task)
- *                        the state (enum ls_holder) of @lock's holder, the
- *                        holder in @task.
+ * The includer provides the types of bpf/lockscope.h and LS_CHAIN_FN, the
+ * functions' storage class (static inline; static __always_inline in BPF,
+ * where the reads passed to ls_chain_walk() are constants the compiler
+ * inlines: BPF has no indirect call).
  */
 #ifndef LS_CHAIN_WALK_H
 #define LS_CHAIN_WALK_H
@@ -40,6 +34,15 @@ LS_CHAIN_FN __u32 ls_blocker_kind(__u64 blocker)
 	}
 }
 
+/* The reads of the state the walk goes through. */
+/* The lock @task waits on: LS_CF_OWN or LS_CF_BLOCKER (its source), 0 if
+ * none is known. */
+typedef __u32 (*ls_chain_wait_fn)(void *env, __u64 task, __u64 *lock,
+				  __u32 *kind, __u32 *tid);
+/* The state (enum ls_holder) of @lock's holder, the holder in @task. */
+typedef __u32 (*ls_chain_holder_fn)(void *env, __u64 lock, __u32 kind,
+				    __u64 *task);
+
 /* @lock is among the first @n locks of the chain @seen. */
 LS_CHAIN_FN int ls_chain_seen(const __u64 *seen, __u32 n, __u64 lock)
 {
@@ -56,10 +59,12 @@ LS_CHAIN_FN int ls_chain_seen(const __u64 *seen, __u32 n, __u64 lock)
  * handed that lock (a mutex handoff sets the owner before the waiter
  * wakes): the chain ends there, it is no cycle.  A lock met again further
  * back is one: flagged, never followed.  @seen: room for LS_CHAIN_SEEN
- * locks (a BPF program's stack has none to spare).
+ * locks (a BPF program's stack has none to spare); @wait_of, @holder_of:
+ * the reads, with @env.
  */
 LS_CHAIN_FN void ls_chain_walk(void *env, struct ls_wait *w, __u64 task,
-			       __u64 *seen)
+			       __u64 *seen, ls_chain_wait_fn wait_of,
+			       ls_chain_holder_fn holder_of)
 {
 	__u64 cur = w->addr, lock = 0;
 	__u32 kind = 0, tid = 0, src, state = LS_HOLDER_UNKNOWN;
@@ -70,7 +75,7 @@ LS_CHAIN_FN void ls_chain_walk(void *env, struct ls_wait *w, __u64 task,
 #pragma clang loop unroll(disable)
 #endif
 	for (__u32 i = 0; i < LS_CHAIN_DEPTH; i++) {
-		src = ls_chain_wait_of(env, task, &lock, &kind, &tid);
+		src = wait_of(env, task, &lock, &kind, &tid);
 		if (!src || lock == cur)
 			break;
 		flags |= src;
@@ -88,7 +93,7 @@ LS_CHAIN_FN void ls_chain_walk(void *env, struct ls_wait *w, __u64 task,
 		}
 		seen[(i + 1) & (LS_CHAIN_SEEN - 1)] = lock;
 		cur = lock;
-		state = ls_chain_holder_of(env, lock, kind, &task);
+		state = holder_of(env, lock, kind, &task);
 		if (!ls_chain_follows(state))
 			break;
 		if (i == LS_CHAIN_DEPTH - 1)

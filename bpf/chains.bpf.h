@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * chains.bpf.h - wait-for chains, included by holders.bpf.h (it uses
- * task_state, counters, losses, owner_word and holder_state_of):
+ * lockscope.bpf.c's task_state, counters and losses, and the holder reads
+ * of holder_read.bpf.h):
  *
  *   chains_begin   at a wait's first begin, behind a holder that is not
  *                  running: the walk of bpf/chain_walk.h, through the
@@ -14,6 +15,8 @@
  */
 #ifndef LS_CHAINS_BPF_H
 #define LS_CHAINS_BPF_H
+
+#include "holder_read.bpf.h"
 
 const volatile __u32 chains_on = 1; /* --no-chains clears it */
 
@@ -41,13 +44,6 @@ struct {
 struct task_struct___blocker {
 	unsigned long blocker;
 } __attribute__((preserve_access_index));
-
-/* The walk's reads, defined below it. */
-static __always_inline __u32 ls_chain_wait_of(void *env, __u64 task,
-					      __u64 *lock, __u32 *kind,
-					      __u32 *tid);
-static __always_inline __u32 ls_chain_holder_of(void *env, __u64 lock,
-						__u32 kind, __u64 *task);
 
 #define LS_CHAIN_FN static __always_inline
 #include "chain_walk.h"
@@ -114,8 +110,10 @@ static __noinline void chains_walk(struct ls_wait *w, __u64 t)
 	__u32 zero = 0;
 	struct chain_seen *sc = bpf_map_lookup_elem(&chain_scratch, &zero);
 
+	/* the reads are passed as constants: inlined, no indirect call */
 	if (sc)
-		ls_chain_walk(NULL, w, t, sc->seen);
+		ls_chain_walk(NULL, w, t, sc->seen, ls_chain_wait_of,
+			      ls_chain_holder_of);
 }
 
 /* Wait @w begins behind holder @t, in state w->holder. */

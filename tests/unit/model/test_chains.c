@@ -13,6 +13,9 @@
 #include "model/model.h"
 #include "view/chains_text.h"
 
+#define LS_CHAIN_FN static inline
+#include "chain_walk.h"
+
 /* The synthetic state: tasks 1..8, each waiting on at most one lock (a
  * task_state entry, or its blocker), locks 0x100.. each held by a task in
  * a state. */
@@ -56,9 +59,6 @@ static __u32 ls_chain_holder_of(void *env, __u64 lock, __u32 kind, __u64 *task)
 	return w->holder[i] ? w->state[i] : LS_HOLDER_FREE;
 }
 
-#define LS_CHAIN_FN static inline
-#include "chain_walk.h"
-
 #define L(i) (0x100ULL + 0x10ULL * (i))
 
 static void walk(struct world *w, struct ls_wait *wt, uint64_t lock,
@@ -70,7 +70,8 @@ static void walk(struct world *w, struct ls_wait *wt, uint64_t lock,
 	wt->addr = lock;
 	wt->kind = LS_KIND_MUTEX;
 	wt->chain_depth = 0;
-	ls_chain_walk(w, wt, holder, seen);
+	ls_chain_walk(w, wt, holder, seen, ls_chain_wait_of,
+		      ls_chain_holder_of);
 }
 
 /* pipe mutex L0 held by task 1, asleep waiting on mmap_lock L1 (a reader)
