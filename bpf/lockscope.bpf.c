@@ -407,13 +407,27 @@ static __always_inline struct ls_lock_stats *spin_failed(struct ls_wait *w,
 	return s;
 }
 
+/* An empty wait stack, the value a task's entry starts from: an array
+ * entry, not the begin program's stack (it has no room for one). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ls_waits);
+} empty_waits SEC(".maps");
+
 /* The wait stack of task @id (pid_tgid), created empty on first use. */
 static __always_inline struct ls_waits *task_waits(__u64 id)
 {
-	struct ls_waits init = {.tgid = id >> 32};
-	__u32 tid = (__u32)id;
+	__u32 tid = (__u32)id, zero = 0;
+	struct ls_waits *init = bpf_map_lookup_elem(&empty_waits, &zero), *ws;
 
-	return lookup_or_create(&task_state, &tid, &init);
+	if (!init)
+		return NULL;
+	ws = lookup_or_create(&task_state, &tid, init);
+	if (ws)
+		ws->tgid = id >> 32;
+	return ws;
 }
 
 /* The spin failed: close the spin phase, move the wait to the task. */

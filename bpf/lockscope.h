@@ -132,6 +132,8 @@ enum ls_loss {
 	LS_LOSS_CGROUP_MAP_FULL,
 	LS_LOSS_OSQ_MAP_FULL, /* osq bail-out's vCPU not counted: osq_vcpu full
 			       */
+	LS_LOSS_CHAIN_MAP_FULL, /* a wait's chain not credited: lock_chains
+				 * full (the wait itself is counted) */
 	LS_LOSS_MAX,
 };
 
@@ -155,6 +157,12 @@ enum ls_counter {
 	/* running holders whose CPU's steal_time could not be read (its
 	 * per-CPU base not learnt yet): left running */
 	LS_CTR_VCPU_UNREAD,
+	/* chains (bpf/chains.bpf.h): walks begun behind a holder not running,
+	 * hops read from lockscope's own open waits, from task_struct.blocker
+	 */
+	LS_CTR_CHAIN_WALKS,
+	LS_CTR_CHAIN_HOPS_OWN,
+	LS_CTR_CHAIN_HOPS_BLOCKER,
 	LS_CTR_MAX,
 };
 
@@ -287,6 +295,15 @@ struct ls_wait {
 	__u16 holder;	 /* enum ls_holder, read at the first begin */
 	__u16 hflags;	 /* LS_HF_* */
 	__u32 hstack;	 /* a spinlock's holder stack, taken at begin: id + 1 */
+	/* its wait-for chain (bpf/chains.bpf.h), walked at the first begin
+	 * behind a holder not running; chain_depth 0: none */
+	__u64 chain_next; /* the lock the holder itself waited on */
+	__u64 chain_root; /* the chain's last lock */
+	__u32 chain_tid;  /* that holder's tid */
+	__u8 chain_depth; /* hops followed, 1..LS_CHAIN_DEPTH */
+	__u8 chain_flags; /* LS_CF_* */
+	__u8 chain_state; /* enum ls_holder: the root lock's holder */
+	__u8 chain_kinds; /* LS_CHAIN_KINDS(next kind, root kind) */
 };
 
 /* task_state value (key: __u32 tid) and cpu_state value. */
@@ -526,8 +543,8 @@ _Static_assert(LS_SPIN_FUNC_OTHER >= LS_MAX_SPIN_RANGES &&
 _Static_assert(sizeof(struct ls_lock_key) == 16, "ls_lock_key layout");
 _Static_assert(sizeof(struct ls_caller_key) == 16, "ls_caller_key layout");
 _Static_assert(sizeof(struct ls_caller_val) == 16, "ls_caller_val layout");
-_Static_assert(sizeof(struct ls_wait) == 48, "ls_wait layout");
-_Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 48, "ls_waits layout");
+_Static_assert(sizeof(struct ls_wait) == 72, "ls_wait layout");
+_Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 72, "ls_waits layout");
 _Static_assert(sizeof(struct ls_probe_task) == 56, "ls_probe_task layout");
 _Static_assert(sizeof(struct ls_spin_range) == 24, "ls_spin_range layout");
 _Static_assert(sizeof(struct ls_spin_key) == 8, "ls_spin_key layout");
@@ -566,5 +583,80 @@ struct ls_osq_vcpu {
 	__u64 prev_preempted; /* ... whose previous vCPU was preempted */
 };
 _Static_assert(sizeof(struct ls_osq_vcpu) == 16, "ls_osq_vcpu layout");
+
+/*
+ * ---- wait-for chains (bpf/chains.bpf.h, bpf/chain_walk.h) -------------
+ *
+ * At a wait's first begin, when the holder is not running (sleeping or
+ * preempted), the chain is followed: the lock that holder itself waits on
+ * (lockscope's own open wait of its tid in task_state first, else
+ * task_struct.blocker where the kernel has it), that lock's holder and its
+ * state, and so on for at most LS_CHAIN_DEPTH hops; a lock met twice is a
+ * cycle (flagged, the walk stops).  The chain travels with the wait
+ * (ls_wait.chain_*); its end adds the wait to lock_chains under (lock, the
+ * lock its holder waited on, the chain's last lock).  A full map is the
+ * loss LS_LOSS_CHAIN_MAP_FULL.
+ */
+#define LS_CHAIN_DEPTH 4 /* hops followed at most */
+/* entries in lock_chains for a lock table of @locks */
+#define LS_CHAIN_ENTRIES(locks) ((locks) / 4 > 64 ? (locks) / 4 : 64)
+/* locks a walk keeps: the waited one and one per hop (a power of two for
+ * the index mask) */
+#define LS_CHAIN_SEEN 8
+#define LS_CF_CYCLE (1U << 0) /* a lock met twice: a deadlock in the making */
+#define LS_CF_CAPPED                                                           \
+	(1U << 1)		/* LS_CHAIN_DEPTH hops, the last holder still  \
+				 * not running */
+#define LS_CF_OWN (1U << 2)	/* a hop came from lockscope's own waits */
+#define LS_CF_BLOCKER (1U << 3) /* ... from task_struct.blocker */
+/* ls_wait.chain_kinds and ls_chain_key's kinds: two enum ls_kind */
+#define LS_CHAIN_KINDS(next, root) ((__u8)((next) | ((root) << 4)))
+#define LS_CHAIN_NEXT_KIND(k) ((k)&0xf)
+#define LS_CHAIN_ROOT_KIND(k) (((k) >> 4) & 0xf)
+
+/* task_struct.blocker: the lock address, its type in the low 2 bits
+ * (include/linux/hung_task.h, BLOCKER_TYPE_*) */
+enum ls_blocker_type {
+	LS_BLOCKER_MUTEX = 0,
+	LS_BLOCKER_SEM,
+	LS_BLOCKER_RWSEM_READER,
+	LS_BLOCKER_RWSEM_WRITER,
+};
+#define LS_BLOCKER_TYPE_MASK 0x3ULL
+
+/* lock_chains key: the waited lock, the lock its holder waited on, the
+ * chain's last lock (the root cause; == next for one hop). */
+struct ls_chain_key {
+	__u64 addr;
+	__u64 next;
+	__u64 root;
+	__u32 kind;  /* enum ls_kind of addr */
+	__u32 kinds; /* LS_CHAIN_KINDS(next's kind, root's kind) */
+};
+
+/* lock_chains value: the waits with that chain and their wait time (first
+ * begin to end), by the state of the root lock's holder; the cycles and
+ * the capped walks among them. */
+struct ls_chain_val {
+	__u64 waits;
+	__u64 wait_ns;
+	__u64 cycles; /* waits whose chain met a lock twice (LS_CF_CYCLE) */
+	__u64 capped; /* waits whose walk stopped at LS_CHAIN_DEPTH */
+	__u64 root_waits[LS_HOLDER_MAX];
+	__u32 max_depth; /* hops, at most LS_CHAIN_DEPTH */
+	__u32 flags;	 /* LS_CF_OWN, LS_CF_BLOCKER: the hops' sources seen */
+	__u32 tid;	 /* the holder that waited on next, last seen */
+	__u32 pad;
+};
+
+_Static_assert(LS_KIND_MAX <= 16, "chain kinds are 4 bits");
+_Static_assert(LS_CHAIN_SEEN >= LS_CHAIN_DEPTH + 1 &&
+		       !(LS_CHAIN_SEEN & (LS_CHAIN_SEEN - 1)),
+	       "LS_CHAIN_SEEN holds a chain, a power of two");
+_Static_assert(LS_HOLDER_MAX <= 0xff, "ls_wait.chain_state is 8 bits");
+_Static_assert(LS_CHAIN_DEPTH <= 0xff, "ls_wait.chain_depth is 8 bits");
+_Static_assert(sizeof(struct ls_chain_key) == 32, "ls_chain_key layout");
+_Static_assert(sizeof(struct ls_chain_val) == 48 + 8 * LS_HOLDER_MAX,
+	       "ls_chain_val layout");
 
 #endif /* LOCKSCOPE_H */

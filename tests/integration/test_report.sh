@@ -243,3 +243,33 @@ PYEOF
 			test "${wc:-99999}" -le 1280
 	fi
 fi
+# ---- the wait-for graph of a chain made on purpose ----------------------------
+# A record of build/chain_hammer: its pipe mutex's holders wait on mmap_lock;
+# the report draws that edge (both locks named inside the graph's SVG),
+# and Chromium renders it.
+if need_tracepoints "report: wait-for graph" && [ -x "$LS_ROOT/build/chain_hammer" ]; then
+	for _ in 1 2 3; do
+		"$LS" record -o "$O/chains.json" -- "$LS_ROOT/build/chain_hammer" 4 >/dev/null 2>&1
+		edges=$(jget "$O/chains.json" "sum(1 for l in d['totals']['locks'] if l.get('chains') and any('mmap_lock' in c['blocked_on'] for c in l['chains']['chains']) and l['name'].startswith('pipe_inode_info.mutex'))" 2>/dev/null)
+		[ "${edges:-0}" -gt 0 ] && break
+	done
+	if [ "${edges:-0}" -gt 0 ]; then
+		"$LS" report -o "$O/chains.html" "$O/chains.json"
+		check "report: the wait-for graph (inline SVG) of a chain_hammer record; nothing that loads" \
+			parts "$O/chains.html" ls-chains=1
+		check "report: the graph draws the pipe mutex and mm_struct.mmap_lock" \
+			"$PY" -c "import re,sys; t=open(sys.argv[1]).read(); g=re.search(r'<svg class=\"ls-chains\".*?</svg>', t, re.S).group(0); sys.exit(0 if 'pipe_inode_info.mutex' in g and 'mm_struct.mmap_lock' in g and '<polygon' in g else 1)" "$O/chains.html"
+		if have_chromium "report: wait-for graph in Chromium"; then
+			if render "$O/chains.html" "$O/chains.png"; then
+				check "report: wait-for graph in Chromium: the screenshot is not blank" \
+					not_blank "$O/chains.png"
+				check "report: wait-for graph in Chromium: no network request from the page" \
+					no_page_requests "$O/chains.png.netlog.json"
+			else
+				fail "report: wait-for graph in Chromium: no screenshot"
+			fi
+		fi
+	else
+		fail "report: wait-for graph: 3 records of chain_hammer without a pipe mutex chain to mmap_lock"
+	fi
+fi

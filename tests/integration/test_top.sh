@@ -273,9 +273,9 @@ cap a >"$out/a130.screen"
 long=$(awk 'length($0) > 80' "$out/a80.screen" | wc -l)
 if [ "$(wc -l <"$out/a80.screen")" -eq 24 ] && [ "$long" -eq 0 ] &&
 	grep -q '^LOCK .*WON%$' "$out/a80.screen" &&
-	grep -q '^LOCK .*WON% PRE% CALLER' "$out/a130.screen" &&
+	grep -q '^LOCK .*WON% PRE% BLK% CALLER' "$out/a130.screen" &&
 	tail -1 "$out/a80.screen" | grep -q 'q quit\|sort:'; then
-	pass "top: follows resizes (80x24 without, 130 columns with PRE% and CALLER)"
+	pass "top: follows resizes (80x24 without, 130 columns with PRE%, BLK% and CALLER)"
 else
 	fail "top: resize: $(head -8 "$out/a80.screen")"
 fi

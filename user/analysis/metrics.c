@@ -89,6 +89,19 @@ static int holder_metrics(struct ls_stats *out, const struct ls_rec_lock *l)
 	if (!add(out, l->name, (int)l->kind, "tenure.total.ms",
 		 ms(l->tenure_ns), (double)all))
 		return -ENOMEM;
+	/* wait-for chains: waits whose holder waited on another lock */
+	if (l->has_chains &&
+	    (!add(out, l->name, (int)l->kind, "holder_blocked.pct",
+		  l->contentions ? 100.0 * (double)l->chain_waits /
+					   (double)l->contentions
+				 : 0.0,
+		  (double)l->chain_waits) ||
+	     !add(out, l->name, (int)l->kind, "holder_blocked_time.pct",
+		  l->total_ns
+			  ? 100.0 * (double)l->chain_ns / (double)l->total_ns
+			  : 0.0,
+		  (double)l->chain_waits)))
+		return -ENOMEM;
 	return 0;
 }
 

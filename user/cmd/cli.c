@@ -367,6 +367,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case LS_OPT_HOLD:
 		p->o->col.hold = 1;
 		return 0;
+	case LS_OPT_NO_CHAINS:
+		p->o->col.no_chains = 1;
+		return 0;
 	case LS_OPT_NO_COST:
 		p->o->no_cost = 1;
 		return 0;

@@ -95,6 +95,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		struct ls_holder_feature hf[8];
 		enum ls_vcpu_flag hf_vcpu;
 		enum ls_osq_flag hf_osq;
+		enum ls_chain_flag hf_chain;
 		unsigned n = ls_probe_holders(hf, 8);
 
 		printf("\nholder state at wait start (owner words, CO-RE):\n");
@@ -123,6 +124,10 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		printf("  %-28s %s: %s\n", "osq bail-out previous vCPU",
 		       hf_osq == LS_OSQ_READ ? "read" : "not read",
 		       ls_osq_reason(hf_osq));
+		hf_chain = ls_chains_check();
+		printf("  %-28s %s: %s\n", "wait-for chains",
+		       hf_chain == LS_CHAINS_NO_BTF ? "off" : "followed",
+		       ls_chains_reason(hf_chain));
 	}
 	{
 		char mount[256];

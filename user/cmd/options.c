@@ -66,7 +66,7 @@ const char ls_help_kinds[] =
 	"rwsem:W rt_mutex rtlock pcpu-rwsem semaphore.";
 const char ls_help_sort[] =
 	"Sort keys (-s): total count spin sleep avg max waiters peak name kind "
-	"won pre caller.";
+	"won pre blk caller.";
 
 const char *const ls_cmd_args[LS_CMD_NR] = {
 	[LS_CMD_TOP] = "[top] [-- PROGRAM [ARGS...]]",
@@ -187,6 +187,11 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  "kprobes)",
 	  3},
 	 HIST | RECORD},
+	{{"no-chains", LS_OPT_NO_CHAINS, NULL, 0,
+	  "Do not follow wait-for chains (a holder that waits on another "
+	  "lock; on by default)",
+	  3},
+	 TRACING},
 	{{"stack-every", LS_OPT_STACK_EVERY, "N", 0,
 	  "Sample a caller stack every Nth contention of a lock, the first "
 	  "included (default 256, 0: never)",

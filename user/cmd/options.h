@@ -35,6 +35,7 @@ enum ls_opt_key {
 	LS_OPT_BY,
 	LS_OPT_CGROUP,
 	LS_OPT_MAX_CGROUPS,
+	LS_OPT_NO_CHAINS,
 };
 
 #define LS_OPT_MAX 64 /* rows of the table: bits of a uint64_t */

@@ -35,8 +35,9 @@ struct ls_collector_opts {
 	int by_cgroup;	    /* waits by lock and cgroup (--by cgroup) */
 	const char *cgroup; /* --cgroup: only tasks in this cgroup subtree */
 	const struct ls_filter *fold_filter; /* applied before folding */
-	int hold;    /* --hold: hold times of contended locks (hold.bpf.c) */
-	int verbose; /* libbpf debug output */
+	int hold;      /* --hold: hold times of contended locks (hold.bpf.c) */
+	int no_chains; /* --no-chains: no wait-for chains (chains.bpf.h) */
+	int verbose;   /* libbpf debug output */
 	const char *kallsyms; /* path, default /proc/kallsyms */
 };
 
@@ -129,6 +130,16 @@ enum ls_osq_flag ls_osq_probe(const struct btf *btf, uint64_t rq_off,
 enum ls_osq_flag ls_osq_check(void);
 /* Doctor's line for @f. */
 const char *ls_osq_reason(enum ls_osq_flag f);
+
+/* Which sources wait-for chains can follow here (chains.c). */
+enum ls_chain_flag {
+	LS_CHAINS_BLOCKER = 0, /* own waits, then task_struct.blocker */
+	LS_CHAINS_OWN_ONLY,    /* own waits only: no blocker field */
+	LS_CHAINS_NO_BTF,      /* kernel BTF unreadable */
+};
+enum ls_chain_flag ls_chains_check(void);
+/* Doctor's line for @f. */
+const char *ls_chains_reason(enum ls_chain_flag f);
 
 /* Fill @rows (LS_NAMES_MAX) for a kernel whose tracepoints run by @tp's
  * mechanism and whose kallsyms has @data_syms data symbols. */

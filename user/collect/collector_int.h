@@ -129,6 +129,9 @@ void ls_steal_since(struct ls_collector *c, struct ls_steal *out);
  * --cgroup (-1 after saying why, @why set); set rodata and map size;
  * after load, set the filter; read lock_cgroups into @s; free. */
 int ls_cgroup_start(struct ls_collector *c, enum ls_start_err *why);
+/* Wait-for chains (chains.c): rodata and map size; read lock_chains. */
+void ls_chains_configure(struct ls_collector *c);
+int ls_chains_read(struct ls_collector *c, struct ls_snapshot *s);
 void ls_cgroup_configure(struct ls_collector *c);
 int ls_cgroup_attach(struct ls_collector *c);
 int ls_cgroup_read(struct ls_collector *c, struct ls_snapshot *s);

@@ -86,6 +86,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 				 o->hold ? o->max_locks : 1);
 	ls_probes_configure(c);
 	ls_cgroup_configure(c);
+	ls_chains_configure(c);
 	return 0;
 }
 
@@ -338,7 +339,7 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 	c->stack_frames = calloc(o->max_stacks, sizeof(*c->stack_frames));
 	c->pcpu = calloc((size_t)c->ncpus_possible, sizeof(uint64_t));
 	/* the largest key read in batches */
-	c->keys = calloc(LS_BATCH, sizeof(struct ls_holder_key));
+	c->keys = calloc(LS_BATCH, sizeof(struct ls_chain_key));
 	c->vals = calloc(LS_BATCH, sizeof(struct ls_lock_stats));
 	if (!c->stack_caller || !c->stack_frames || !c->pcpu || !c->keys ||
 	    !c->vals) {

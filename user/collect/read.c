@@ -383,6 +383,8 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 	err = ls_hold_read(c, s);
 	if (!err)
 		err = ls_cgroup_read(c, s);
+	if (!err)
+		err = ls_chains_read(c, s);
 	if (err)
 		return err;
 	if (c->o.by_class) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "export/holders_json.h"
 #include "export/json.h"
+#include "export/chains_json.h"
 #include "model/stacks.h"
 #include "model/ident.h"
 #include "util/untrusted_text.h"
@@ -262,6 +263,9 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 	for (size_t i = 0; i < s->nrows; i++) {
 		struct json_object *r = row_to_json(&s->rows[i], with_addr);
 
+		json_object_object_add(
+			r, "chains",
+			ls_chains_to_json(s, &s->rows[i], with_addr));
 		if (s->by_cgroup) {
 			json_object_object_add(
 				r, "cgroups",

@@ -91,8 +91,32 @@ static int row_ready(const struct ls_row *r, uint32_t rounds)
 	       rounds + 1 >= LS_PROM_PENDING_ROUNDS;
 }
 
-static void counts_of(const struct ls_row *r, struct ls_prom_counts *c)
+/* The class a chain's blocked_on label gives lock @name (@cls its class,
+ * "" if none): one of the first LS_PROM_CHAIN_TO met, else "other". */
+static unsigned chain_to(struct ls_prom *p, const char *cls)
 {
+	for (unsigned i = 0; i < p->nchain_to; i++)
+		if (!strcmp(p->chain_to[i], cls))
+			return i;
+	if (p->nchain_to == LS_PROM_CHAIN_TO)
+		return LS_PROM_CHAIN_TO;
+	snprintf(p->chain_to[p->nchain_to], sizeof(p->chain_to[0]), "%s", cls);
+	return p->nchain_to++;
+}
+
+static void counts_of(struct ls_prom *p, const struct ls_snapshot *s,
+		      const struct ls_row *r, struct ls_prom_counts *c)
+{
+	size_t idx[LS_PROM_CHAIN_ROWS], total,
+		n = ls_chains_ranked(s, &r->key, idx, LS_PROM_CHAIN_ROWS,
+				     &total);
+
+	memset(c->chain_ns, 0, sizeof(c->chain_ns));
+	for (size_t i = 0; i < n; i++) {
+		const struct ls_chainrow *ch = &s->chains[idx[i]];
+
+		c->chain_ns[chain_to(p, ch->next_cls)] += ch->v.wait_ns;
+	}
 	c->contentions = r->st.contentions;
 	c->total_ns = r->st.total_ns;
 	c->spin_ns = r->st.spin_ns;
@@ -148,17 +172,20 @@ static void counts_add(struct ls_prom_counts *out,
 		out->holder_ns[i] += sub(cur->holder_ns[i], base->holder_ns[i]);
 	}
 	out->tenure_ns += sub(cur->tenure_ns, base->tenure_ns);
+	for (unsigned i = 0; i <= LS_PROM_CHAIN_TO; i++)
+		out->chain_ns[i] += sub(cur->chain_ns[i], base->chain_ns[i]);
 }
 
 /* From now on only @r's increments count where it goes next. */
-static int rebase(struct ls_prom_slot *sl, const struct ls_row *r)
+static int rebase(struct ls_prom *p, const struct ls_snapshot *s,
+		  struct ls_prom_slot *sl, const struct ls_row *r)
 {
 	if (!sl->base) {
 		sl->base = malloc(sizeof(*sl->base));
 		if (!sl->base)
 			return -ENOMEM;
 	}
-	counts_of(r, sl->base);
+	counts_of(p, s, r, sl->base);
 	return 0;
 }
 
@@ -299,7 +326,7 @@ static int swap_one(struct ls_prom *p, const struct ls_snapshot *s)
 
 		if (!sl || sl->series != weak_idx)
 			continue;
-		if (rebase(sl, r))
+		if (rebase(p, s, sl, r))
 			return -ENOMEM;
 		sl->series = LS_PROM_OTHER;
 	}
@@ -311,11 +338,11 @@ promote:
 	{
 		struct ls_prom_counts cur;
 
-		counts_of(best, &cur);
+		counts_of(p, s, best, &cur);
 		counts_add(&p->other[row_kind(best)].frozen, &cur,
 			   best_sl->base);
 	}
-	if (rebase(best_sl, best))
+	if (rebase(p, s, best_sl, best))
 		return -ENOMEM;
 	idx = series_for(p, best);
 	best_sl->series = idx >= 0 ? idx : LS_PROM_OTHER;
@@ -323,13 +350,14 @@ promote:
 	return 1;
 }
 
-static void add_row(struct ls_prom_series *s, const struct ls_row *r,
+static void add_row(struct ls_prom *p, const struct ls_snapshot *snap,
+		    struct ls_prom_series *s, const struct ls_row *r,
 		    const struct ls_prom_slot *sl, uint64_t epoch)
 {
 	uint64_t peak = ls_prom_interval_peak(r, epoch);
 	struct ls_prom_counts cur;
 
-	counts_of(r, &cur);
+	counts_of(p, snap, r, &cur);
 	counts_add(&s->c, &cur, sl->base);
 	s->nlocks++;
 	s->waiters += r->st.waiters > 0 ? (uint64_t)r->st.waiters : 0;
@@ -405,9 +433,9 @@ int ls_prom_update(struct ls_prom *p, const struct ls_snapshot *s)
 		}
 		if (sl->series == LS_PROM_OTHER) {
 			p->nother++;
-			add_row(&p->other[row_kind(r)], r, sl, s->epoch);
+			add_row(p, s, &p->other[row_kind(r)], r, sl, s->epoch);
 		} else {
-			add_row(&p->series[sl->series], r, sl, s->epoch);
+			add_row(p, s, &p->series[sl->series], r, sl, s->epoch);
 		}
 	}
 	return 0;

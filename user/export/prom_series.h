@@ -29,6 +29,11 @@
 #define LS_PROM_HALF_LIFE_S 60.0 /* of the recent-wait ranking */
 #define LS_PROM_MIN_AGE_S 60.0	 /* a series is kept at least this long */
 #define LS_PROM_MAX_SWAPS 4	 /* series replaced per update, at most */
+/* Wait-for chains: the classes of the locks holders waited on that get a
+ * blocked_on label of their own, the first met (the others: "other"),
+ * and the chains of a lock counted (most wait first). */
+#define LS_PROM_CHAIN_TO 8
+#define LS_PROM_CHAIN_ROWS 16
 
 /* Counters of a lock or a series (cumulative). */
 struct ls_prom_counts {
@@ -41,6 +46,9 @@ struct ls_prom_counts {
 	/* the holder side: by holder state at wait start, handoff tenure */
 	uint64_t holder_waits[LS_HOLDER_MAX], holder_ns[LS_HOLDER_MAX];
 	uint64_t tenure_ns;
+	/* wait time of chained waits by blocked_on class (ls_prom.chain_to;
+	 * the last: other) */
+	uint64_t chain_ns[LS_PROM_CHAIN_TO + 1];
 };
 
 /* One exported label set and the sums of its locks. */
@@ -81,6 +89,10 @@ struct ls_prom {
 	struct ls_prom_series other[LS_KIND_MAX]; /* lock="other" per kind */
 	struct ls_prom_slot *slots;		  /* sorted by key */
 	size_t nslots, slots_cap;
+	/* blocked_on classes of chains, first met first, never reassigned:
+	 * every chain counter only grows */
+	char chain_to[LS_PROM_CHAIN_TO][LS_NAME_MAX];
+	unsigned nchain_to;
 	uint64_t round;		    /* updates so far */
 	uint64_t promoted, demoted; /* series changes so far */
 	/* from the last update */

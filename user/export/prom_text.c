@@ -575,6 +575,32 @@ static void holder_metrics(const struct out *o, const struct ls_prom *p,
 	}
 }
 
+/* Wait-for chains: the wait time of waits whose holder was itself waiting
+ * on another lock, by that lock's class (a bounded blocked_on label). */
+static void chain_metrics(const struct out *o, const struct ls_prom *p,
+			  const struct ls_prom_series **all, size_t n)
+{
+	char l[LABELS_MAX + 48 + LS_NAME_MAX];
+
+	family(o, "lockscope_lock_chain_wait_seconds", "counter", "seconds",
+	       "Wait time of waits whose holder was itself waiting on another "
+	       "lock when they began, by that lock's class (blocked_on: the "
+	       "first 8 classes met, the others \"other\").");
+	for (size_t i = 0; i < n; i++)
+		for (unsigned k = 0; k <= LS_PROM_CHAIN_TO; k++) {
+			size_t off;
+
+			if (!all[i]->c.chain_ns[k])
+				continue;
+			series_labels(p, all[i], l, sizeof(l));
+			off = strlen(l);
+			label(l, sizeof(l), &off, "blocked_on",
+			      k < p->nchain_to ? p->chain_to[k] : "other");
+			sample_f(o, "lockscope_lock_chain_wait_seconds_total",
+				 l, (double)all[i]->c.chain_ns[k] / 1e9);
+		}
+}
+
 /* The whole exposition into @f: 0, -ENOMEM or -EIO when @f failed. */
 static int write_all(FILE *f, const struct ls_prom *p,
 		     const struct ls_snapshot *cur,
@@ -595,6 +621,7 @@ static int write_all(FILE *f, const struct ls_prom *p,
 	lock_family(&o, p, all, n, F_WAITERS);
 	lock_family(&o, p, all, n, F_PEAK);
 	holder_metrics(&o, p, all, n);
+	chain_metrics(&o, p, all, n);
 	if (m->probes)
 		for (unsigned fld = F_OSQ_S; fld <= F_SLOW_CALLS; fld++)
 			lock_family(&o, p, all, n, (enum lock_field)fld);

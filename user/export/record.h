@@ -36,6 +36,10 @@ struct ls_rec_lock {
 	/* the holder side ("holder"); 0 in older files */
 	uint64_t holder_waits[LS_HOLDER_MAX], holder_ns[LS_HOLDER_MAX];
 	uint64_t tenure_ns;
+	/* wait-for chains ("chains"): chained waits and their wait time;
+	 * has_chains 0 in older files and with --no-chains */
+	uint64_t chain_waits, chain_ns;
+	int has_chains;
 };
 
 struct ls_rec_spin {
@@ -53,6 +57,15 @@ struct ls_rec_cg {
 	uint64_t waits, wait_ns;
 };
 
+/* Wait-for chains of the lock rows (`chains`): an edge from lock @from to
+ * the lock @to its holders waited on, summed over every lock of those
+ * names and kinds (record_chains.c). */
+struct ls_rec_edge {
+	char from[LS_NAME_MAX], to[LS_NAME_MAX]; /* names, as ls_rec_lock's */
+	unsigned from_kind, to_kind;
+	uint64_t waits, wait_ns, cycles;
+};
+
 struct ls_rec_snap {
 	double t_s; /* intervals: end of the interval, seconds from start */
 	double duration_s;
@@ -67,7 +80,10 @@ struct ls_rec_snap {
 	struct ls_rec_cg *cgs;
 	size_t ncgs;
 	int has_cgroups; /* the lock rows carry `cgroups` */
-	int by_cgroup;	 /* compare --by cgroup: metrics per lock x cgroup */
+	/* wait-for chain edges, sorted by from, kind, to (record_chains.c) */
+	struct ls_rec_edge *edges;
+	size_t nedges;
+	int by_cgroup; /* compare --by cgroup: metrics per lock x cgroup */
 };
 
 /* Wait histograms of one lock class in the totals (log2 ns slots). */

@@ -97,4 +97,7 @@ void ls_rec_holder_merge(struct ls_rec_lock *d, const struct ls_rec_lock *s)
 		d->holder_ns[i] += s->holder_ns[i];
 	}
 	d->tenure_ns += s->tenure_ns;
+	d->chain_waits += s->chain_waits; /* wait-for chains, record_chains.c */
+	d->chain_ns += s->chain_ns;
+	d->has_chains |= s->has_chains;
 }

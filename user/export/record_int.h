@@ -33,6 +33,15 @@ int ls_rec_read_cgroups(struct ls_rd *rd, struct json_object *lock,
 			struct ls_rec_snap *s);
 void ls_rec_cgroups_free(struct ls_rec_snap *s);
 
+/* record_chains.c: the optional `chains` of lock row @lock (read as @l):
+ * its chained waits into @l, its chains as edges appended to @s->edges; merge
+ * the edges of the same locks; free them. */
+int ls_rec_read_chains(struct ls_rd *rd, struct json_object *lock,
+		       const char *path, struct ls_rec_lock *l,
+		       struct ls_rec_snap *s);
+void ls_rec_chains_merge(struct ls_rec_snap *s);
+void ls_rec_chains_free(struct ls_rec_snap *s);
+
 /* Write a reason; returns -EINVAL. */
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

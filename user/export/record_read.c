@@ -283,6 +283,10 @@ static int read_locks(struct ls_rd *rd, struct json_object *snap,
 			err = ls_rec_read_cgroups(
 				rd, json_object_array_get_idx(a, i), p,
 				&s->locks[i], s);
+		if (!err)
+			err = ls_rec_read_chains(
+				rd, json_object_array_get_idx(a, i), p,
+				&s->locks[i], s);
 		if (err)
 			return err;
 	}
@@ -292,6 +296,7 @@ static int read_locks(struct ls_rd *rd, struct json_object *snap,
 	s->nlocks = n;
 	ls_rec_snap_merge(s);
 	ls_rec_cgroups_merge(s);
+	ls_rec_chains_merge(s);
 	return 0;
 }
 
@@ -597,9 +602,11 @@ void ls_rec_free(struct ls_rec *r)
 	ls_rec_detail_free(r);
 	free(r->totals.locks);
 	ls_rec_cgroups_free(&r->totals);
+	ls_rec_chains_free(&r->totals);
 	for (size_t i = 0; i < r->nintervals; i++) {
 		free(r->intervals[i].locks);
 		ls_rec_cgroups_free(&r->intervals[i]);
+		ls_rec_chains_free(&r->intervals[i]);
 	}
 	free(r->intervals);
 	memset(r, 0, sizeof(*r));

@@ -197,6 +197,7 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		}
 	}
 	cgrows_delta(out, prev);
+	ls_chains_delta(out, prev);
 	for (size_t i = 0; i < cur->nrows; i++) {
 		const struct ls_row *c = &cur->rows[i];
 		const struct ls_row *p;
@@ -245,5 +246,6 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 	}
 	out->nrows = keep;
 	ls_snap_index(out);
+	ls_chains_rows(out);
 	return 0;
 }

@@ -76,6 +76,7 @@ static const char *const loss_names[LS_LOSS_MAX] = {
 	[LS_LOSS_ROWS_FULL] = "lock rows full",
 	[LS_LOSS_CGROUP_MAP_FULL] = "cgroup map full",
 	[LS_LOSS_OSQ_MAP_FULL] = "osq vcpu map full",
+	[LS_LOSS_CHAIN_MAP_FULL] = "chain map full",
 };
 
 const char *ls_loss_name(unsigned loss)
@@ -94,6 +95,7 @@ static const char *const loss_hints[LS_LOSS_MAX] = {
 	[LS_LOSS_SAMPLE_MAP_FULL] = "caller table full: raise --max-callers",
 	[LS_LOSS_HOLDER_MAP_FULL] = "holder table full: raise --max-callers",
 	[LS_LOSS_ROWS_FULL] = "lock rows full: raise --max-locks",
+	[LS_LOSS_CHAIN_MAP_FULL] = "chain table full: raise --max-locks",
 };
 
 /* In this order: a lost wait before a lost name before a lost caller. */
@@ -102,6 +104,7 @@ static const unsigned hint_order[] = {
 	LS_LOSS_IDENT_MAP_FULL,	 LS_LOSS_ROWS_FULL,
 	LS_LOSS_HOLD_MAP_FULL,	 LS_LOSS_CALLER_MAP_FULL,
 	LS_LOSS_SAMPLE_MAP_FULL, LS_LOSS_HOLDER_MAP_FULL,
+	LS_LOSS_CHAIN_MAP_FULL,
 };
 
 const char *ls_loss_hint(const uint64_t loss[LS_LOSS_MAX])
@@ -127,6 +130,9 @@ static const char *const ctr_names[LS_CTR_MAX] = {
 	[LS_CTR_HOLDER_STACKS] = "holder stacks",
 	[LS_CTR_HOLDS] = "holds measured",
 	[LS_CTR_VCPU_UNREAD] = "holder vCPU flag unread",
+	[LS_CTR_CHAIN_WALKS] = "chain walks",
+	[LS_CTR_CHAIN_HOPS_OWN] = "chain hops (own waits)",
+	[LS_CTR_CHAIN_HOPS_BLOCKER] = "chain hops (task blocker)",
 };
 
 const char *ls_ctr_name(unsigned ctr)

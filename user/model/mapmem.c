@@ -100,6 +100,10 @@ static void costs(const struct ls_map_sizes *m, unsigned ncpus,
 		cost[1] += ls_mapmem_hash(m->tasks, sizeof(__u32),
 					  sizeof(struct ls_holds), ncpus);
 	}
+	/* lock_chains (sized 1 with --no-chains: counted anyway) */
+	cost[0] += ls_mapmem_hash(LS_CHAIN_ENTRIES(m->locks),
+				  sizeof(struct ls_chain_key),
+				  sizeof(struct ls_chain_val), ncpus);
 	if (m->cgroup) /* lock_cgroups */
 		cost[0] += ls_mapmem_hash(m->locks, sizeof(struct ls_cg_key),
 					  sizeof(struct ls_cg_val), ncpus);

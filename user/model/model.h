@@ -90,6 +90,9 @@ struct ls_row {
 	/* --hold: hold times of the lock at this address (every row of it),
 	 * by enum ls_hold_mode; zero without --hold */
 	struct ls_hold_stats hold[LS_HOLD_MODES];
+	/* wait-for chains (chains.c): this lock's chained waits and their
+	 * wait time, from the snapshot's chains (deltas in a delta) */
+	uint64_t chain_waits, chain_ns;
 	/* the read (snapshot's gen) that added the row or last changed it,
 	 * and the read that last found its lock (collect/read.c) */
 	uint64_t changed, seen;
@@ -138,6 +141,26 @@ struct ls_cgrow {
 	unsigned path_changed; /* enum ls_text_change bits */
 };
 
+/* One wait-for chain of a lock (the BPF map lock_chains, bpf/lockscope.h):
+ * the waits whose holder was itself waiting on lock @next, the chain
+ * ending at lock @root (the root cause), cumulative like rows. */
+struct ls_chainrow {
+	struct ls_lock_key key; /* the waited lock */
+	struct ls_lock_key next, root;
+	struct ls_chain_val v;
+	/* named when read (ls_chains_name), from the rows of that read */
+	char next_name[LS_NAME_MAX], root_name[LS_NAME_MAX];
+	char next_cls[LS_NAME_MAX]; /* next's class (its name if none) */
+	const char *root_site;	    /* interned; "" when none was sampled */
+};
+
+/* A lock's chains summed (chains.c). */
+struct ls_chain_sum {
+	uint64_t waits, wait_ns, cycles, capped;
+	uint32_t max_depth;
+	size_t nchains;
+};
+
 struct ls_spin_caller {
 	uint32_t func;
 	const char *fn; /* interned */
@@ -176,6 +199,11 @@ struct ls_snapshot {
 	struct ls_cgrow *cgrows;
 	size_t ncgrows, cgrows_cap;
 	int by_cgroup; /* collected --by cgroup: cgrows are meaningful */
+	/* wait-for chains (chains.c; cumulative, like rows), sorted by
+	 * ls_chain_cmp; chains_on: they were collected */
+	struct ls_chainrow *chains;
+	size_t nchains, chains_cap;
+	int chains_on;
 	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
 	 * of two), valid while kidx_n == nrows; rows stay where they are */
 	uint64_t *kidx;
@@ -239,6 +267,41 @@ uint64_t ls_snap_spin_samples(const struct ls_snapshot *s);
 /* Deep copy @src into @dst (dst initialised). */
 int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src);
 
+/* ---- wait-for chains (chains.c) ---------------------------------------- */
+/* Append a chain; -ENOMEM on allocation failure. */
+int ls_snap_add_chain(struct ls_snapshot *s, const struct ls_chainrow *c);
+/* Order of chains: lock key, next, root (qsort comparator). */
+int ls_chain_cmp(const void *a, const void *b);
+/* Each chain of @out (sorted) less the same chain in @prev (sorted); the
+ * chains without a new wait are dropped. */
+void ls_chains_delta(struct ls_snapshot *out, const struct ls_snapshot *prev);
+/* The chains of lock @k summed into @sum. */
+void ls_chains_sum(const struct ls_snapshot *s, const struct ls_lock_key *k,
+		   struct ls_chain_sum *sum);
+/* The indices into s->chains of lock @k's chains, most wait time first,
+ * at most @max in @idx; returns how many, *@total the chains it has. */
+size_t ls_chains_ranked(const struct ls_snapshot *s,
+			const struct ls_lock_key *k, size_t *idx, size_t max,
+			size_t *total);
+/* Name each chain's next and root locks from the rows of @s (indexed):
+ * a row's name ("mm_struct.mmap_lock"), else the kind and "@?" (the
+ * address with @with_addr); the root site is the root lock's most sampled
+ * holder site. */
+void ls_chains_name(struct ls_snapshot *s, int with_addr);
+/* Each row's chain_waits and chain_ns from @s's chains (sorted). */
+void ls_chains_rows(struct ls_snapshot *s);
+/* Chained waits in percent of the row's waits; -1 for a kind without an
+ * owner word or a row without waits. */
+double ls_row_chain_pct(const struct ls_row *r);
+/* The state of the root lock's holder most of @c's waits saw. */
+unsigned ls_chain_root_state(const struct ls_chainrow *c);
+/* @c as one line into @buf, the waited lock named @lock:
+ * "pipe_inode_info.mutex <- (holder waits on) mm_struct.mmap_lock <-
+ * (holder running) do_mprotect_pkey"; hops between the next and the root
+ * lock are "...", a cycle ends "<- (cycle)". */
+const char *ls_chain_path(const struct ls_chainrow *c, const char *lock,
+			  char *buf, size_t len);
+
 /* ---- lock classes (fold.c) ------------------------------------------- */
 /* --by class: fold the rows of one class and kind into one row named by
  * the class, row->instances the locks it stands for; its key is a hash of
@@ -276,6 +339,7 @@ enum ls_sort {
 	LS_SORT_WON,	/* spin-won percent */
 	LS_SORT_CALLER, /* top caller's name */
 	LS_SORT_PRE,	/* preempted-holder percent */
+	LS_SORT_BLK,	/* blocked-holder (chained waits) percent */
 	LS_SORT_NR,
 };
 int ls_sort_parse(const char *s, enum ls_sort *out);

@@ -22,6 +22,7 @@ void ls_snap_free(struct ls_snapshot *s)
 	free(s->spin_callers);
 	free(s->waiting);
 	free(s->cgrows);
+	free(s->chains);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -38,6 +39,7 @@ void ls_snap_clear_lists(struct ls_snapshot *s)
 	s->nspin_callers = 0;
 	s->nwaiting = 0;
 	s->ncgrows = 0;
+	s->nchains = 0;
 }
 
 int ls_snap_set_ncpus(struct ls_snapshot *s, unsigned ncpus)
@@ -230,6 +232,14 @@ int ls_snap_copy_meta(struct ls_snapshot *dst, const struct ls_snapshot *src)
 	if (src->ncgrows)
 		memcpy(dst->cgrows, src->cgrows,
 		       src->ncgrows * sizeof(*dst->cgrows));
+	dst->chains = keep.chains;
+	dst->chains_cap = keep.chains_cap;
+	if (ls_snap_reserve((void **)&dst->chains, &dst->chains_cap,
+			    src->nchains, sizeof(*dst->chains)))
+		return -ENOMEM;
+	if (src->nchains)
+		memcpy(dst->chains, src->chains,
+		       src->nchains * sizeof(*dst->chains));
 	if (ls_snap_reserve((void **)&dst->waiting, &dst->waiting_cap,
 			    src->nwaiting, sizeof(*dst->waiting)))
 		return -ENOMEM;

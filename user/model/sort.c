@@ -37,7 +37,7 @@ static const char *const sort_names[LS_SORT_NR] = {
 	[LS_SORT_WAITERS] = "waiters", [LS_SORT_PEAK] = "peak",
 	[LS_SORT_NAME] = "name",       [LS_SORT_KIND] = "kind",
 	[LS_SORT_WON] = "won",	       [LS_SORT_CALLER] = "caller",
-	[LS_SORT_PRE] = "pre",
+	[LS_SORT_PRE] = "pre",	       [LS_SORT_BLK] = "blk",
 };
 
 int ls_sort_parse(const char *s, enum ls_sort *out)
@@ -81,6 +81,11 @@ static uint64_t sort_val(const struct ls_row *r)
 
 		/* rows without an owner word sort below 0% */
 		return p < 0 ? 0 : (uint64_t)(p * 1000.0) + 1;
+	}
+	case LS_SORT_BLK: {
+		double b = ls_row_chain_pct(r);
+
+		return b < 0 ? 0 : (uint64_t)(b * 1000.0) + 1;
 	}
 	default:
 		return r->st.total_ns;

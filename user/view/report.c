@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "view/chain_graph.h"
 #include "view/flame_svg.h"
 #include "view/fmt.h"
 #include "view/html.h"
@@ -257,9 +258,39 @@ static void part_flame(const struct part_ctx *p)
 		fputs("<p class=\"note\">Out of memory.</p>\n", p->f);
 }
 
+static void part_chains(const struct part_ctx *p)
+{
+	int n;
+
+	fputs("<h3>Who waited on whom: wait-for chains</h3>\n", p->f);
+	if (!p->r->totals.nedges) {
+		fputs("<p class=\"note\">No wait began behind a holder that "
+		      "was "
+		      "itself waiting on another lock (or the record was made "
+		      "with --no-chains, or before lockscope followed "
+		      "chains).</p>\n",
+		      p->f);
+		return;
+	}
+	fputs("<p class=\"note\">An arrow X &rarr; Y: waits on X began while "
+	      "X's holder, off its CPU, was itself waiting on Y; its width "
+	      "and label: the wait time of those waits on X. Red: a chain "
+	      "that came back to a lock already on it (a deadlock in the "
+	      "making).</p>\n",
+	      p->f);
+	n = ls_svg_chain_graph(p->f, &p->r->totals);
+	if (n < 0)
+		fputs("<p class=\"note\">Out of memory.</p>\n", p->f);
+	else if ((size_t)n < p->r->totals.nedges)
+		fprintf(p->f,
+			"<p class=\"note\">The %d heaviest of %zu edges.</p>\n",
+			n, p->r->totals.nedges);
+}
+
 /* The parts of a record's section, in order. */
 static void (*const parts[])(const struct part_ctx *) = {
-	part_run, part_losses, part_locks, part_hists, part_series, part_flame,
+	part_run,    part_losses, part_locks,  part_hists,
+	part_series, part_flame,  part_chains,
 };
 
 int ls_report_records(FILE *f, const struct ls_rec *recs, char *const *files,

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "view/cgroup_text.h"
+#include "view/chains_text.h"
 #include "view/fmt.h"
 #include "view/hist_text.h"
 #include "view/holders_text.h"
@@ -213,6 +214,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 			ls_hist_print(f, "sleep", r->hi.hist_sleep, NULL, NULL,
 				      30);
 		ls_print_holders(f, r, 30);
+		ls_print_chains(f, s, r);
 		ls_print_hold(f, r);
 		ls_print_cgroups(f, s, r);
 	}
@@ -244,19 +246,22 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 	ls_print_steal(f, d);
 	if (extra)
 		fprintf(f, "%s\n", extra);
-	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %5s %s\n",
+	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %5s %5s %s\n",
 		"LOCK", "KIND", "CONT/s", "SPINms/s", "SLEEPms/s", "AVG", "MAX",
-		"WAIT", "PEAK", "WON%", "PRE%", "CALLER");
+		"WAIT", "PEAK", "WON%", "PRE%", "BLK%", "CALLER");
 	for (size_t i = 0; i < shown; i++) {
 		const struct ls_row *r = &d->rows[i];
 		char avg[16] = "-", mx[16], mxs[20] = "-", won[16] = "-";
-		char pre[16] = "-";
+		char pre[16] = "-", blk[16] = "-";
 		double w = ls_row_spin_won_pct(r), p = ls_row_preempted_pct(r);
+		double b = ls_row_chain_pct(r);
 
 		if (w >= 0)
 			snprintf(won, sizeof(won), "%.0f", w);
 		if (p >= 0)
 			snprintf(pre, sizeof(pre), "%.0f", p);
+		if (b >= 0 && d->chains_on)
+			snprintf(blk, sizeof(blk), "%.0f", b);
 		/* the cells of top's screen: "-" without a wait this interval,
 		 * "<x" when it set no new maximum (its longest wait < x) */
 		if (r->st.contentions) {
@@ -269,13 +274,13 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 		}
 		fprintf(f,
 			"%-32.32s %-9s %9.0f %9.2f %9.2f %9s %9s %5lld %5llu "
-			"%6s %5s %s\n",
+			"%6s %5s %5s %s\n",
 			r->name, ls_kind_name(r->key.kind),
 			(double)r->st.contentions / secs,
 			(double)r->st.spin_ns / 1e6 / secs,
 			(double)r->st.sleep_ns / 1e6 / secs, avg, mxs,
 			(long long)(r->st.waiters > 0 ? r->st.waiters : 0),
-			(unsigned long long)r->st.peak_waiters, won, pre,
+			(unsigned long long)r->st.peak_waiters, won, pre, blk,
 			ls_row_top_caller(r));
 		/* --by cgroup: the lock's waiters and holders by cgroup */
 		ls_print_cgroups_rate(f, d, r, secs, "    ");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "view/cgroup_text.h"
+#include "view/chains_text.h"
 #include "view/fmt.h"
 #include "view/hist_text.h"
 #include "view/holders_text.h"
@@ -222,6 +223,7 @@ void ls_top_detail(FILE *f, const struct ls_top *t,
 	}
 	fputs("holders since start:\n", f);
 	ls_print_holders(f, c, 0);
+	ls_print_chains(f, fr->cur, c);
 	if (fr->cur->by_cgroup) {
 		/* --by cgroup: who waited and who held, over the interval */
 		if (d)

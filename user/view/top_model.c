@@ -5,22 +5,23 @@
 #include "view/top_model.h"
 
 const enum ls_sort ls_top_sort_order[] = {
-	LS_SORT_TOTAL,	 LS_SORT_NAME,	LS_SORT_KIND, LS_SORT_COUNT,
-	LS_SORT_SPIN,	 LS_SORT_SLEEP, LS_SORT_AVG,  LS_SORT_MAX_WAIT,
-	LS_SORT_WAITERS, LS_SORT_PEAK,	LS_SORT_WON,  LS_SORT_PRE,
-	LS_SORT_CALLER,
+	LS_SORT_TOTAL,	 LS_SORT_NAME,	 LS_SORT_KIND, LS_SORT_COUNT,
+	LS_SORT_SPIN,	 LS_SORT_SLEEP,	 LS_SORT_AVG,  LS_SORT_MAX_WAIT,
+	LS_SORT_WAITERS, LS_SORT_PEAK,	 LS_SORT_WON,  LS_SORT_PRE,
+	LS_SORT_BLK,	 LS_SORT_CALLER,
 };
 const unsigned ls_top_nsorts =
 	sizeof(ls_top_sort_order) / sizeof(*ls_top_sort_order);
 
 /* The sort key of each column. */
 static const enum ls_sort col_sort[LS_COL_NR] = {
-	[LS_COL_NAME] = LS_SORT_NAME,	 [LS_COL_KIND] = LS_SORT_KIND,
-	[LS_COL_COUNT] = LS_SORT_COUNT,	 [LS_COL_SPIN] = LS_SORT_SPIN,
-	[LS_COL_SLEEP] = LS_SORT_SLEEP,	 [LS_COL_AVG] = LS_SORT_AVG,
-	[LS_COL_MAX] = LS_SORT_MAX_WAIT, [LS_COL_WAIT] = LS_SORT_WAITERS,
-	[LS_COL_PEAK] = LS_SORT_PEAK,	 [LS_COL_WON] = LS_SORT_WON,
-	[LS_COL_PRE] = LS_SORT_PRE,	 [LS_COL_CALLER] = LS_SORT_CALLER,
+	[LS_COL_NAME] = LS_SORT_NAME,	  [LS_COL_KIND] = LS_SORT_KIND,
+	[LS_COL_COUNT] = LS_SORT_COUNT,	  [LS_COL_SPIN] = LS_SORT_SPIN,
+	[LS_COL_SLEEP] = LS_SORT_SLEEP,	  [LS_COL_AVG] = LS_SORT_AVG,
+	[LS_COL_MAX] = LS_SORT_MAX_WAIT,  [LS_COL_WAIT] = LS_SORT_WAITERS,
+	[LS_COL_PEAK] = LS_SORT_PEAK,	  [LS_COL_WON] = LS_SORT_WON,
+	[LS_COL_PRE] = LS_SORT_PRE,	  [LS_COL_BLK] = LS_SORT_BLK,
+	[LS_COL_CALLER] = LS_SORT_CALLER,
 };
 
 void ls_top_init(struct ls_top *t, enum ls_sort sort, double interval)

@@ -57,6 +57,7 @@ enum ls_top_col {
 	LS_COL_PEAK,   /* peak waiters in the interval */
 	LS_COL_WON,    /* spin phases that won the lock, % */
 	LS_COL_PRE,    /* waits whose holder was preempted, % */
+	LS_COL_BLK,    /* waits whose holder waited on another lock, % */
 	LS_COL_CALLER, /* most sampled caller */
 	LS_COL_NR,
 };

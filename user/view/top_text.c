@@ -22,6 +22,7 @@ static const struct {
 	[LS_COL_PEAK] = { "PEAK", 4, 0 },
 	[LS_COL_WON] = { "WON%", 4, 0 },
 	[LS_COL_PRE] = { "PRE%", 4, 0 },
+	[LS_COL_BLK] = { "BLK%", 4, 0 },
 	[LS_COL_CALLER] = { "CALLER", 0, 1 },
 };
 /* clang-format on */
@@ -48,6 +49,12 @@ void ls_top_layout(struct ls_top_layout *l, int width)
 		l->shown[LS_COL_PRE] = 1;
 		l->w[LS_COL_PRE] = cols[LS_COL_PRE].width;
 		extra -= l->w[LS_COL_PRE] + 1;
+	}
+	if (extra >= cols[LS_COL_BLK].width + 1) {
+		/* BLK% from 90 columns on */
+		l->shown[LS_COL_BLK] = 1;
+		l->w[LS_COL_BLK] = cols[LS_COL_BLK].width;
+		extra -= l->w[LS_COL_BLK] + 1;
 	}
 	if (extra >= 16) {
 		/* the caller gets 15 first, then half of what is left */
@@ -131,6 +138,7 @@ void ls_top_row(char *buf, size_t len, const struct ls_row *r, double secs,
 	char line[LS_TOP_LINE], f[LS_COL_NR][LS_NAME_MAX];
 	int width = l->width < LS_TOP_LINE - 1 ? l->width : LS_TOP_LINE - 1;
 	double won = ls_row_spin_won_pct(r), pre = ls_row_preempted_pct(r);
+	double blk = ls_row_chain_pct(r);
 
 	if (secs <= 0)
 		secs = 1;
@@ -168,6 +176,10 @@ void ls_top_row(char *buf, size_t len, const struct ls_row *r, double secs,
 		snprintf(f[LS_COL_PRE], sizeof(f[0]), "%.0f", pre);
 	else
 		snprintf(f[LS_COL_PRE], sizeof(f[0]), "-");
+	if (blk >= 0)
+		snprintf(f[LS_COL_BLK], sizeof(f[0]), "%.0f", blk);
+	else
+		snprintf(f[LS_COL_BLK], sizeof(f[0]), "-");
 	snprintf(f[LS_COL_CALLER], sizeof(f[0]), "%s", ls_row_top_caller(r));
 	memset(line, ' ', sizeof(line));
 	for (int c = 0; c < LS_COL_NR; c++)

@@ -43,7 +43,8 @@ static void map_formulas(void **state)
 }
 
 /* Each lock's identity (lock_ident) and its osq bail-outs' previous vCPU
- * (osq_vcpu) cost a hash entry each per --max-locks,
+ * (osq_vcpu) cost a hash entry each per --max-locks, its wait-for chains
+ * (lock_chains) one per 4 locks,
  * plus a per-CPU scratch value and a per-CPU base. */
 static void ident_counted(void **state)
 {
@@ -74,7 +75,13 @@ static void ident_counted(void **state)
 				       sizeof(struct ls_osq_vcpu), 2) -
 			ls_mapmem_hash(LS_DEF_MAX_LOCKS,
 				       sizeof(struct ls_lock_key),
-				       sizeof(struct ls_osq_vcpu), 2));
+				       sizeof(struct ls_osq_vcpu), 2) +
+			ls_mapmem_hash(LS_CHAIN_ENTRIES(2 * LS_DEF_MAX_LOCKS),
+				       sizeof(struct ls_chain_key),
+				       sizeof(struct ls_chain_val), 2) -
+			ls_mapmem_hash(LS_CHAIN_ENTRIES(LS_DEF_MAX_LOCKS),
+				       sizeof(struct ls_chain_key),
+				       sizeof(struct ls_chain_val), 2));
 	/* 16384 identities of 64 bytes: 2 MiB and a bit */
 	assert_true(ls_mapmem_hash(LS_DEF_MAX_LOCKS, 16,
 				   sizeof(struct ls_lock_ident), 2) > 2 * MIB);
@@ -162,8 +169,9 @@ static void too_big_is_named(void **state)
 	assert_int_equal(ls_mapmem_check(&m, 2, 24 * GIB, why, sizeof(why)),
 			 -E2BIG);
 	/* lock_rows 21.5 GiB (key, counters, histograms), lock_stats (key
-	 * -> row) 1.4 GiB, lock_ident 2.3 GiB, osq_vcpu 1.5 GiB */
-	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 26.7"));
+	 * -> row) 1.4 GiB, lock_ident 2.3 GiB, osq_vcpu 1.5 GiB, lock_chains
+	 * 0.75 GiB */
+	assert_non_null(strstr(why, "--max-locks 16777216 preallocates 27.4"));
 	assert_non_null(strstr(why, "GiB of kernel memory"));
 	assert_non_null(
 		strstr(why, "more than 10% of MemAvailable (24.0 GiB)"));
