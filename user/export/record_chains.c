@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 #include "export/record.h"
 #include "export/record_int.h"
-#include "export/untrusted_text.h"
+#include "util/untrusted_text.h"
 
 static int cmp_edge(const void *a, const void *b)
 {
