@@ -622,7 +622,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	}
 	if (o->cmd == LS_CMD_HIST && o->count_set)
 		o->nlocks = o->count;
-	if (o->cmd == LS_CMD_TOP && !o->forget_set)
+	if ((o->cmd == LS_CMD_TOP || o->cmd == LS_CMD_SERVE) && !o->forget_set)
 		o->col.forget = LS_DEF_FORGET;
 	if (!o->max_locks_set)
 		auto_max_locks(o);

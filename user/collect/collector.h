@@ -29,7 +29,7 @@ struct ls_collector_opts {
 	int run_stats;	    /* enable BPF run-time stats (fd-scoped) */
 	int read_waiting;   /* list the tasks waiting now in each snapshot */
 	uint32_t forget;    /* drop locks idle this many epochs; 0: keep all */
-#define LS_DEF_FORGET 60    /* top's default */
+#define LS_DEF_FORGET 60    /* top's and serve's default */
 	int with_addr;	    /* put raw addresses in lock names */
 	int by_class;	    /* fold each lock class into one row (--by class) */
 	int by_cgroup;	    /* waits by lock and cgroup (--by cgroup) */
