@@ -111,6 +111,7 @@ static struct ls_page *render(struct serve *s)
 	if (!pg)
 		return NULL;
 	fill_process(&s->meta);
+	s->meta.forgotten = ls_collector_forgotten(s->c);
 	if (ls_prom_render(&pg->text, &pg->text_len, &s->prom, &s->cur, prev,
 			   &s->meta, LS_PROM_TEXT) ||
 	    ls_prom_render(&pg->om, &pg->om_len, &s->prom, &s->cur, prev,
@@ -354,6 +355,7 @@ int ls_cmd_serve(const struct ls_opts *o)
 	s.meta.version = "0.1";
 	s.meta.interval_s = o->interval;
 	s.meta.lock_table_size = o->col.max_locks;
+	s.meta.forget = o->col.forget;
 	s.meta.run_stats = !o->no_cost;
 	s.meta.start_unix = clock_s(CLOCK_REALTIME);
 	s.start_ns = clock_ns();

@@ -160,6 +160,8 @@ int ls_collector_stacks(struct ls_collector *c, struct ls_snapshot *named,
 int ls_collector_mark_stacks(struct ls_collector *c);
 /* Start a new interval for peak waiters. */
 void ls_collector_next_epoch(struct ls_collector *c);
+/* Locks forgotten so far (o.forget), idle that long. */
+uint64_t ls_collector_forgotten(const struct ls_collector *c);
 const struct ls_source *ls_collector_sources(const struct ls_collector *c);
 void ls_collector_stop(struct ls_collector *c);
 
