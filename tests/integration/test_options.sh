@@ -76,6 +76,25 @@ fi
 kill "$tp" 2>/dev/null
 wait "$tp" 2>/dev/null
 
+# --- a low open-file limit: named (EMFILE) with a hint, at every level --------
+# (the object fails in different places: map creation, program load, the
+# sampler's perf events; a low soft limit alone is raised to what is needed)
+if need_root "options: ulimit -n"; then
+	for n in 20 26 34; do
+		(ulimit -n "$n" && exec "$LS" hist -d 1 -F 99) >/dev/null 2>"$out/nofile.err"
+		rc=$?
+		if [ $rc -eq 1 ] &&
+			grep -qx "lockscope: failed to load BPF object: Too many open files: it needs about [0-9]* open files, the limit is $n" "$out/nofile.err" &&
+			grep -q "hint: raise the open-file limit: ulimit -n [0-9]*" "$out/nofile.err"; then
+			pass "options: ulimit -n $n: EMFILE named, with the files needed and a hint"
+		else
+			fail "options: ulimit -n $n: exit $rc: $(grep -v '^libbpf' "$out/nofile.err" | head -3)"
+		fi
+	done
+	(ulimit -S -n 20 && exec "$LS" hist -d 0.3) >/dev/null 2>"$out/nofile.err"
+	check "options: a soft open-file limit of 20 under a higher hard one is raised: hist runs" test $? -eq 0
+fi
+
 # --- exit status: PROGRAM's, or 127/126 when it cannot start ---------------
 printf '#!/bin/sh\nexit 0\n' >"$out/noexec.sh"
 chmod 644 "$out/noexec.sh"
