@@ -339,7 +339,9 @@ static void fold(struct ls_prom *p, const struct ls_prom_slot *sl,
  * Locks that left the tables since @last: a slot whose key is not in @s
  * any more, or is there in another lock_rows slot (forgotten and made
  * again, its counters from zero), keeps what its lock counted in its
- * series; the first kind of slot goes, the second starts over.  A lock
+ * series; the first kind of slot goes, the second starts over.  A class
+ * row (--by class) takes the lock_rows slot of its first instance, which
+ * may change: only a lock's row counts as made again.  A lock
  * still pending was never exported: it goes into "other" of its kind.
  */
 static void drop_gone(struct ls_prom *p, const struct ls_snapshot *s,
@@ -363,8 +365,8 @@ static void drop_gone(struct ls_prom *p, const struct ls_snapshot *s,
 
 		if (r && ls_key_cmp(&r->key, &sl->key))
 			r = NULL;
-		if (sl->now &&
-		    (!r || s->rows[sl->now - 1].st.slot == sl->row_slot)) {
+		if (sl->now && (!r || s->rows[sl->now - 1].instances ||
+				s->rows[sl->now - 1].st.slot == sl->row_slot)) {
 			p->slots[keep++] = *sl;
 			continue;
 		}

@@ -200,6 +200,9 @@ static void good_lines(void **state)
 	assert_int_equal(o.col.forget, LS_DEF_FORGET);
 	assert_int_equal(parse(&o, "serve --forget 0"), 0);
 	assert_int_equal(o.col.forget, 0);
+	/* ... but for --by class, whose counters sum a class's instances */
+	assert_int_equal(parse(&o, "serve --by class"), 0);
+	assert_int_equal(o.col.forget, 0);
 	assert_int_equal(parse(&o, "record -o x"), 0);
 	assert_int_equal(o.col.forget, 0);
 	assert_int_equal(parse(&o, "hist --json --cost -- prog"), 0);

@@ -794,6 +794,42 @@ static void test_cgroup_keeps_forgotten_waits(void **state)
 	ls_snap_free(&carry);
 }
 
+/* --by class: a class row takes its first instance's lock_rows slot; when
+ * that changes (a new first instance), nothing is counted twice. */
+static void test_class_row_slot_change(void **state)
+{
+	struct ls_snapshot s1, s2;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s1);
+	ls_snap_init(&s2);
+	r = add(&s1, 0x1001, LS_KIND_MUTEX, "pipe_inode_info.mutex", "w", 10,
+		100);
+	r->st.slot = 4;
+	r->instances = 2;
+	ls_snap_index(&s1);
+	ls_prom_init(&p, 4, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s1, NULL), 0);
+	r = add(&s2, 0x1001, LS_KIND_MUTEX, "pipe_inode_info.mutex", "w", 12,
+		120);
+	r->st.slot = 2;
+	r->instances = 3;
+	ls_snap_index(&s2);
+	assert_int_equal(ls_prom_update(&p, &s2, &s1), 0);
+	t = render(&p, &s2, NULL, LS_PROM_TEXT);
+	assert_true(value(t,
+			  "lockscope_lock_contentions_total{lock=\"pipe_"
+			  "inode_info.mutex\",kind=\"mutex\",caller=\"w\"}") ==
+		    12);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s1);
+	ls_snap_free(&s2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -802,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_max_series_sticky_other),
 		cmocka_unit_test(test_forgotten_locks_keep_counting),
 		cmocka_unit_test(test_cgroup_keeps_forgotten_waits),
+		cmocka_unit_test(test_class_row_slot_change),
 		cmocka_unit_test(test_promotion_keeps_counters_monotonic),
 		cmocka_unit_test(test_same_labels_share_a_series),
 		cmocka_unit_test(test_no_address_unless_asked),
