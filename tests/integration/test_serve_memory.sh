@@ -162,7 +162,7 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 grep '^lockscope: lost\|^hint' "$work/full.log" | sed 's/^/  /'
-if grep -q '^lockscope: lost data in the last [0-9]*s: .*lock map full [0-9]' "$work/full.log" &&
+if grep -q '^lockscope: lost data in the last [0-9.]*s: .*lock map full [0-9]' "$work/full.log" &&
 	grep -q '^hint: lock table full: raise --max-locks' "$work/full.log"; then
 	pass "$T: a full lock table is said on stderr (reason, count, hint)"
 else

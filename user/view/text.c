@@ -48,7 +48,7 @@ int ls_print_loss_notice(FILE *f, const uint64_t now[LS_LOSS_MAX],
 	hint = ls_loss_hint(d);
 	if (!hint)
 		return 0;
-	fprintf(f, "lockscope: lost data in the last %.0fs:", secs);
+	fprintf(f, "lockscope: lost data in the last %.3gs:", secs);
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++) {
 		if (!d[i])
 			continue;
