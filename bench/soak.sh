@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# bench/soak.sh - lockscope top -b (all sources, 1 s refresh) for
-# SOAK_MINUTES (default 10) under a rotating contention load (netlink-task,
-# mmap and pipe hammers, 20 s each: new processes, new locks), printing
+# bench/soak.sh - lockscope serve as the shipped unit runs it
+# (packaging/lockscope.service.in's ExecStart, on a free port), or with
+# SOAK_AGENT=top, top -b (1 s refresh), for SOAK_MINUTES (default 10) under
+# a rotating contention load (netlink-task, mmap and pipe hammers and
+# lock_spread's new pipes, 20 s each: new processes, new locks), printing
 # once a minute the agent's RSS and CPU and how full its maps are (counted
 # from outside by bench/mapfill.py), then whether RSS and map fill stayed
 # flat: the second half's maxima within 10% (RSS) and 20% (lock table) of
-# the first half's.  Not part of the test suite.  Needs root.
+# the first half's.  Not part of the test suite (tests/integration/
+# test_serve_memory.sh is its short form).  Needs root.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 LS=${LS:-$root/lockscope}
@@ -20,7 +23,20 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-"$LS" top -b -i 1 >"$out/top.log" 2>"$out/top.err" &
+agent=${SOAK_AGENT:-serve}
+if [ "$agent" = serve ]; then
+	read -r -a args < <(sed -n 's/^ExecStart=@SBINDIR@\/lockscope serve //p' \
+		"$root/packaging/lockscope.service.in")
+	for i in "${!args[@]}"; do
+		[ "${args[$i]}" = --listen ] && args[i + 1]=127.0.0.1:0
+	done
+	"$LS" serve "${args[@]}" >"$out/top.log" 2>"$out/top.err" &
+	ready='serving http'
+	echo "soak: serve ${args[*]}"
+else
+	"$LS" top -b -i 1 >"$out/top.log" 2>"$out/top.err" &
+	ready='^LOCK '
+fi
 top=$!
 load=""
 cleanup() {
@@ -31,7 +47,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 for _ in $(seq 100); do
-	grep -q '^LOCK ' "$out/top.log" 2>/dev/null && break
+	grep -q "$ready" "$out/top.log" "$out/top.err" 2>/dev/null && break
 	sleep 0.1
 done
 if ! kill -0 "$top" 2>/dev/null; then
@@ -48,6 +64,8 @@ fi
 		"$W/mmap_hammer" 4 20 >/dev/null 2>&1 &
 		wait $!
 		"$W/pipe_hammer" 2 20 >/dev/null 2>&1 &
+		wait $!
+		"$W/lock_spread" 3000 20 4 >/dev/null 2>&1 &
 		wait $!
 	done
 ) &
@@ -75,7 +93,14 @@ for m in $(seq "$minutes"); do
 	f=$(python3 "$root/bench/mapfill.py" "$top" lock_stats lock_callers task_state stacks)
 	col() { python3 -c "import json,sys; d=json.loads(sys.argv[1]).get(sys.argv[2], {}); print('%d/%d' % (d.get('entries', 0), d.get('max', 0)))" "$f" "$1"; }
 	ls_fill=$(col lock_stats)
-	loss=$(grep -o 'losses: .*' "$out/top.log" | tail -1)
+	if [ "$agent" = serve ]; then
+		url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$out/top.err" | head -1)
+		loss=$(curl -s --max-time 5 "$url/metrics" | awk -F'[{}" ]+' '
+			/^lockscope_losses_total\{/ && $NF > 0 { printf "%s %s, ", $3, $NF }')
+		loss="losses: ${loss%, }"
+	else
+		loss=$(grep -o 'losses: .*' "$out/top.log" | tail -1)
+	fi
 	printf '%4d %9d %6s %17s %17s %15s %15s  %s\n' "$m" "$r" "$cpu" \
 		"$ls_fill" "$(col lock_callers)" "$(col task_state)" \
 		"$(col stacks)" "${loss#losses: }"

@@ -210,6 +210,51 @@ fi
 check "record -o: no temporary file left" \
 	bash -c "[ -z \"\$(find '$O' -name '.*' ! -name . -print -quit)\" ]"
 
+# SIGKILL during record leaves its temporary file: named for the record
+# and the pid, and removed (and said) by the next record of the same file,
+# while one a running record holds stays
+if [ "$(id -u)" = 0 ]; then
+	"$LS" record -o "$O/killed.json" -- sleep 30 >/dev/null 2>"$O/killed.err" &
+	p=$!
+	kids+=("$p")
+	tmpf=
+	for _ in $(seq 100); do
+		tmpf=$(find "$O" -maxdepth 1 -name ".killed.json.lockscope-$p.*" -print -quit)
+		[ -n "$tmpf" ] && [ -n "$(pgrep -P "$p")" ] && break
+		sleep 0.05
+	done
+	kill -KILL "$p"
+	wait "$p" 2>/dev/null
+	pkill -KILL -P "$p" 2>/dev/null
+	if [ -n "$tmpf" ] && [ -f "$tmpf" ]; then
+		pass "record killed by SIGKILL: its temporary file names the record and the pid ($(basename "$tmpf"))"
+	else
+		fail "record killed by SIGKILL: no .killed.json.lockscope-$p.* file"
+	fi
+	"$LS" record -o "$O/killed.json" -d 1 -- sleep 5 >/dev/null 2>"$O/killed.err" &
+	p2=$!
+	kids+=("$p2")
+	held=
+	for _ in $(seq 100); do
+		held=$(find "$O" -maxdepth 1 -name ".killed.json.lockscope-$p2.*" -print -quit)
+		[ -n "$held" ] && break
+		sleep 0.05
+	done
+	"$LS" record -o "$O/killed.json" -d 0.3 2>"$O/killed2.err"
+	rc=$?
+	wait "$p2"
+	rc2=$?
+	if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ ! -e "$tmpf" ] && json_ok "$O/killed.json" &&
+		grep -q "^lockscope: removed '\.killed\.json\.lockscope-$p\..*left by lockscope pid $p" "$O/killed.err" "$O/killed2.err" &&
+		! grep -q "lockscope-$p2" "$O/killed2.err"; then
+		pass "the next record -o of that file removes it and says so; a running record's is left alone"
+	else
+		fail "stale temporary file: exit $rc/$rc2, '$tmpf' $([ -e "$tmpf" ] && echo still there): $(cat "$O/killed.err" "$O/killed2.err" | head -3)"
+	fi
+	check "record -o after SIGKILL: no temporary file left" \
+		bash -c "[ -z \"\$(find '$O' -name '.*' ! -name . -print -quit)\" ]"
+fi
+
 # ---- PROGRAM's process group ends with lockscope ------------------------
 # -d expiry: a group that ignores SIGTERM gets SIGKILL after the grace
 tag=30.101

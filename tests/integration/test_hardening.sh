@@ -47,7 +47,7 @@ if need_root "caps"; then
 	tmp=$(mktemp -d)
 	cp "$LS" "$tmp/lockscope"
 	chmod 755 "$tmp" "$tmp/lockscope"
-	for args in "doctor" "top" "top -b -n 1" "hist -d 1" "hist --json -- true"; do
+	for args in "top" "top -b -n 1" "hist -d 1" "hist --json -- true"; do
 		# shellcheck disable=SC2086
 		setpriv --reuid=nobody --regid=nogroup --clear-groups \
 			"$tmp/lockscope" $args >"$out/caps.out" 2>"$out/caps.err"
@@ -60,6 +60,24 @@ if need_root "caps"; then
 			fail "caps: '$args' as nobody -> exit $rc, stderr: $(head -3 "$out/caps.err")"
 		fi
 	done
+	# doctor as nobody: what can be known unprivileged, then the
+	# capability line (and exit 1: nothing could be tried)
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$tmp/lockscope" doctor >"$out/caps.out" 2>"$out/caps.err"
+	rc=$?
+	miss=
+	for want in '^tracepoints  *tp_btf  *yes  *no ' '^holder state at wait start' \
+		'^kernel BTF: /sys/kernel/btf/vmlinux$' '^kernel config' '^  CONFIG_DEBUG_INFO_BTF  *y ' \
+		'^tracepoint format: ' '^kallsyms: ' '^map sizes: '; do
+		grep -q -- "$want" "$out/caps.out" || miss="$miss '$want'"
+	done
+	if [ $rc -eq 1 ] && [ -z "$miss" ] &&
+		[ "$(tail -1 "$out/caps.out")" = "capabilities: missing CAP_BPF and CAP_PERFMON: the sources above were not tried" ] &&
+		grep -q "hint: run 'lockscope doctor' as root" "$out/caps.err"; then
+		pass "caps: doctor as nobody prints what BTF, kallsyms and the kernel's files tell, then the capability line (exit 1)"
+	else
+		fail "caps: doctor as nobody: exit $rc, missing:$miss; last line '$(tail -1 "$out/caps.out")'; stderr $(head -2 "$out/caps.err")"
+	fi
 	# root without one of them: the line names exactly that one
 	for drop in perfmon bpf; do
 		setpriv --bounding-set="-$drop,-sys_admin" "$tmp/lockscope" hist -d 1 \

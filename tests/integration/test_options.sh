@@ -42,6 +42,59 @@ one_line_exit2 "options: unknown option" \
 one_line_exit2 "options: percent is not seconds" \
 	"lockscope: failed to parse --threshold '1e1': not a valid value" compare --threshold 1e1 a.json -- b.json
 
+# --- -p: a process that does not exist, or a thread, is bad input -----------
+# (checked before anything is loaded: no root needed; pid_max is at most
+# 4194304, so one of these is free)
+nopid=
+for p in 4194303 4194301 4194299 3999999; do
+	[ ! -e "/proc/$p" ] && { nopid=$p; break; }
+done
+for cmd in "hist -d 1" "top -b -n 1" "record -o $out/p.json -d 1" "serve"; do
+	one_line_exit2 "options: ${cmd%% *} -p of no process" \
+		"lockscope: failed to find process $nopid (-p): no such process" $cmd -p "$nopid"
+done
+python3 -c 'import threading, time; threading.Thread(target=time.sleep, args=(30,), daemon=True).start(); time.sleep(30)' &
+tp=$!
+tid=
+for _ in $(seq 50); do
+	tid=$(ls "/proc/$tp/task" 2>/dev/null | grep -vx "$tp" | head -1)
+	[ -n "$tid" ] && break
+	sleep 0.1
+done
+if [ -n "$tid" ]; then
+	timeout -s INT 10 "$LS" hist -d 1 -p "$tid" >"$out/o.out" 2>"$out/o.err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qx "lockscope: failed to find process $tid (-p): it is a thread, not a process" "$out/o.err" &&
+		grep -q "hint: -p takes a process id: -p $tp " "$out/o.err"; then
+		pass "options: -p of a thread: exit 2, the process named in the hint"
+	else
+		fail "options: -p of a thread: exit $rc: $(cat "$out/o.err")"
+	fi
+else
+	skip "options: -p of a thread: no thread started"
+fi
+kill "$tp" 2>/dev/null
+wait "$tp" 2>/dev/null
+
+# --- a low open-file limit: named (EMFILE) with a hint, at every level --------
+# (the object fails in different places: map creation, program load, the
+# sampler's perf events; a low soft limit alone is raised to what is needed)
+if need_root "options: ulimit -n"; then
+	for n in 20 26 34; do
+		(ulimit -n "$n" && exec "$LS" hist -d 1 -F 99) >/dev/null 2>"$out/nofile.err"
+		rc=$?
+		if [ $rc -eq 1 ] &&
+			grep -qx "lockscope: failed to load BPF object: Too many open files: it needs about [0-9]* open files, the limit is $n" "$out/nofile.err" &&
+			grep -q "hint: raise the open-file limit: ulimit -n [0-9]*" "$out/nofile.err"; then
+			pass "options: ulimit -n $n: EMFILE named, with the files needed and a hint"
+		else
+			fail "options: ulimit -n $n: exit $rc: $(grep -v '^libbpf' "$out/nofile.err" | head -3)"
+		fi
+	done
+	(ulimit -S -n 20 && exec "$LS" hist -d 0.3) >/dev/null 2>"$out/nofile.err"
+	check "options: a soft open-file limit of 20 under a higher hard one is raised: hist runs" test $? -eq 0
+fi
+
 # --- exit status: PROGRAM's, or 127/126 when it cannot start ---------------
 printf '#!/bin/sh\nexit 0\n' >"$out/noexec.sh"
 chmod 644 "$out/noexec.sh"

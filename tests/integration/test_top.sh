@@ -359,13 +359,27 @@ if ended d 5 && sane d; then
 else
 	fail "top: -n 2 did not end cleanly: $(sane d)"
 fi
-TERM=no-such-terminal script -qec "$LS top -n 1" /dev/null >"$out/term.out" 2>&1
-rc=$?
-if [ $rc -eq 1 ] && grep -q "failed to start the full-screen view on terminal type 'no-such-terminal'" "$out/term.out"; then
-	pass "top: unknown TERM -> one-line error with a hint, exit 1"
-else
-	fail "top: unknown TERM: exit $rc: $(cat "$out/term.out")"
-fi
+# a terminal that cannot hold the screen: plain text frames, and why
+for term in dumb no-such-terminal unset; do
+	case $term in
+	dumb) why="terminal type 'dumb' cannot move the cursor or clear the screen" ;;
+	no-such-terminal) why="terminal type 'no-such-terminal' is unknown to terminfo" ;;
+	unset) why="TERM is not set" ;;
+	esac
+	if [ "$term" = unset ]; then
+		env -u TERM script -qec "$LS top -n 2 -i 0.3" /dev/null >"$out/term.out" 2>&1
+	else
+		TERM=$term script -qec "$LS top -n 2 -i 0.3" /dev/null >"$out/term.out" 2>&1
+	fi
+	rc=$?
+	n=$(grep -c '^lockscope top - ' "$out/term.out")
+	if [ $rc -eq 0 ] && grep -q "^lockscope: no full-screen view: $why; printing plain text frames (-b)" "$out/term.out" &&
+		[ "$n" -eq 2 ] && ! grep -q $'\033' "$out/term.out"; then
+		pass "top: TERM $term -> plain text frames ($n), the reason said, no escape sequences"
+	else
+		fail "top: TERM $term: exit $rc, $n frames: $(head -3 "$out/term.out" | cat -v)"
+	fi
+done
 
 # --- batch: -b and non-terminal stdout print frames that parse ------------
 "$LS" top -b -n 3 -i 0.5 >"$out/batch.txt" 2>"$out/batch.err"

@@ -629,7 +629,11 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	}
 	if (o->cmd == LS_CMD_HIST && o->count_set)
 		o->nlocks = o->count;
-	if (o->cmd == LS_CMD_TOP && !o->forget_set)
+	/* serve --by class keeps every lock unless told: a forgotten
+	 * instance would take its counts out of its class's counters */
+	if ((o->cmd == LS_CMD_TOP ||
+	     (o->cmd == LS_CMD_SERVE && !o->col.by_class)) &&
+	    !o->forget_set)
 		o->col.forget = LS_DEF_FORGET;
 	if (!o->max_locks_set)
 		auto_max_locks(o);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* cmd_doctor.c - what works on this kernel, one line of reason per source. */
+/* cmd_doctor.c - what works on this kernel, one line of reason per source;
+ * without the capabilities to try them, what the kernel's files tell. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <sys/utsname.h>
 #include "cmd/commands.h"
 #include "collect/features.h"
+#include "collect/kconfig.h"
 #include "model/columns.h"
 #include "model/kallsyms.h"
 #include "model/mapmem.h"
@@ -53,21 +55,73 @@ static void print_clones(const struct ls_ksyms *ks, const char *base)
 	putchar('\n');
 }
 
+/* The build options lockscope depends on, and the tracepoints' format
+ * files (classic tracepoints read them; tracefs is root's by default). */
+static void print_kernel_files(void)
+{
+	static const char fmt[] =
+		"/sys/kernel/tracing/events/lock/contention_begin/format";
+	struct ls_kconfig_opt k[16];
+	size_t n;
+	const struct ls_kconfig_opt *def = ls_kconfig_opts(&n);
+	char path[128];
+	int err;
+
+	if (n > sizeof(k) / sizeof(*k))
+		n = sizeof(k) / sizeof(*k);
+	memcpy(k, def, n * sizeof(*k));
+	err = ls_kconfig_read(k, n, path, sizeof(path));
+	if (err) {
+		printf("\nkernel config: not readable (/proc/config.gz, "
+		       "/boot/config-*: %s)\n",
+		       strerror(-err));
+	} else {
+		printf("\nkernel config (%s):\n", path);
+		for (size_t i = 0; i < n; i++)
+			printf("  %-40s %-8s %s\n", k[i].name,
+			       k[i].value[0] ? k[i].value : "absent", k[i].why);
+	}
+	printf("tracepoint format: %s %s\n", fmt,
+	       !access(fmt, R_OK) ? "readable"
+	       : errno == ENOENT
+		       ? "absent (tracefs not mounted, or no lock tracepoints)"
+		       : "not readable (tracefs is root's)");
+}
+
+/* Last, without the capabilities: what is missing (exit 1: nothing could
+ * start).  Else the exit status of the sources tried. */
+static int caps_line(int unpriv, const char *missing, int any)
+{
+	if (!unpriv)
+		return any ? 0 : 1;
+	printf("\ncapabilities: missing %s: the sources above were not "
+	       "tried\n",
+	       missing);
+	ls_hint("run 'lockscope doctor' as root, or grant CAP_BPF and "
+		"CAP_PERFMON, to load and attach them");
+	return 1;
+}
+
 int ls_cmd_doctor(const struct ls_opts *o)
 {
 	struct ls_source src[LS_SRC_MAX];
 	struct ls_ksyms ks;
 	struct utsname u;
+	char missing[64];
 	int err, any = 0, data = 0, started = 0;
+	int unpriv = ls_caps_lack(missing, sizeof(missing)) > 0;
 
-	if (ls_caps_check())
-		return 1;
 	ls_install_signals(); /* a signal lets the report finish (< 1 s) */
 	uname(&u);
 	printf("kernel %s %s, %ld CPUs online, running as uid %d\n\n",
 	       u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN),
 	       (int)geteuid());
-	{
+	if (unpriv) {
+		printf("without %s nothing is loaded: what BTF, kallsyms and "
+		       "the kernel's files tell\n\n",
+		       missing);
+		ls_probe_sources(&o->col, src);
+	} else {
 		/* Start for real: load and attach decide "active", not guesses.
 		 */
 		enum ls_start_err why;
@@ -150,11 +204,16 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		       : "/sys/kernel/btf/vmlinux");
 	err = ls_ksyms_load(&ks, o->col.kallsyms);
 	if (err) {
+		printf("kallsyms: %s: %s\n", o->col.kallsyms,
+		       err == -EPERM ? "addresses hidden (kernel.kptr_restrict)"
+				     : strerror(-err));
 		ls_fail_errno("read", o->col.kallsyms, err);
 		if (err == -EPERM)
 			ls_hint("addresses are hidden: run as root");
+		print_map_sizes(o);
+		print_kernel_files();
 		ls_kernel_btf_free();
-		return any ? 0 : 1;
+		return caps_line(unpriv, missing, any);
 	}
 	for (size_t i = 0; i < ks.n; i++)
 		data += ls_ksym_is_data(&ks.syms[i]);
@@ -181,6 +240,7 @@ int ls_cmd_doctor(const struct ls_opts *o)
 			print_clones(&ks, spin[i]);
 	}
 	ls_ksyms_free(&ks);
+	print_kernel_files();
 	ls_kernel_btf_free(); /* the probes above shared one parse */
-	return any ? 0 : 1;
+	return caps_line(unpriv, missing, any);
 }

@@ -25,18 +25,28 @@
 #include "cmd/run.h"
 #include "export/prom_cgroup.h"
 #include "serve/http.h"
+#include "view/text.h"
+
+/* Losses of full tables go to stderr at most once a minute. */
+#define LS_SERVE_LOSS_NOTICE_S 60
 
 struct serve {
 	const struct ls_opts *o;
 	struct ls_collector *c;
 	struct ls_http *http;
 	struct ls_prom prom;
-	struct ls_prom cg;	    /* --by cgroup: cgroup series */
-	struct ls_snapshot cg_rows; /* ... their pseudo-rows (scratch) */
+	struct ls_prom cg;	     /* --by cgroup: cgroup series */
+	struct ls_snapshot cg_rows;  /* ... their pseudo-rows (scratch) */
+	struct ls_snapshot cg_carry; /* ... what forgotten locks counted */
 	struct ls_prom_meta meta;
-	/* prev and cur: the last two good collections; next: being read */
+	/* cur: the last good collection; next: being read (it holds the
+	 * one before, refreshed in place); prev: of the one before cur only
+	 * the sampler's totals (rows are the memory: two copies, not three) */
 	struct ls_snapshot prev, cur, next;
 	int have_prev, failing;
+	/* the losses and begins last said on stderr, and when */
+	uint64_t said_loss[LS_LOSS_MAX], said_begins;
+	int64_t said_ns, start_ns;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int stop;
@@ -101,6 +111,7 @@ static struct ls_page *render(struct serve *s)
 	if (!pg)
 		return NULL;
 	fill_process(&s->meta);
+	s->meta.forgotten = ls_collector_forgotten(s->c);
 	if (ls_prom_render(&pg->text, &pg->text_len, &s->prom, &s->cur, prev,
 			   &s->meta, LS_PROM_TEXT) ||
 	    ls_prom_render(&pg->om, &pg->om_len, &s->prom, &s->cur, prev,
@@ -109,6 +120,26 @@ static struct ls_page *render(struct serve *s)
 		return NULL;
 	}
 	return pg;
+}
+
+/* Say on stderr what full tables lost since it was last said: at once the
+ * first time, then at most once per LS_SERVE_LOSS_NOTICE_S. */
+static void notice_losses(struct serve *s)
+{
+	const struct ls_snapshot *c = &s->cur;
+	int64_t now = clock_ns();
+	double secs;
+
+	if (s->said_ns &&
+	    now - s->said_ns < LS_SERVE_LOSS_NOTICE_S * 1000000000LL)
+		return;
+	secs = (double)(now - (s->said_ns ? s->said_ns : s->start_ns)) / 1e9;
+	if (!ls_print_loss_notice(stderr, c->loss, s->said_loss,
+				  c->ctr[LS_CTR_BEGIN] - s->said_begins, secs))
+		return;
+	memcpy(s->said_loss, c->loss, sizeof(s->said_loss));
+	s->said_begins = c->ctr[LS_CTR_BEGIN];
+	s->said_ns = now;
 }
 
 /* One collection: read the maps, assign series, render, publish.  A failed
@@ -122,9 +153,13 @@ static int collect(struct serve *s)
 	if (!err) {
 		ls_collector_next_epoch(s->c);
 		ls_snap_filter(&s->next, &s->o->filter);
-		err = ls_prom_update(&s->prom, &s->next);
+		err = ls_prom_update(&s->prom, &s->next,
+				     s->meta.collections ? &s->cur : NULL);
 		if (!err && s->meta.cg)
-			err = ls_prom_cg_update(&s->cg, &s->next, &s->cg_rows);
+			err = ls_prom_cg_update(&s->cg, &s->next,
+						s->meta.collections ? &s->cur
+								    : NULL,
+						&s->cg_rows, &s->cg_carry);
 	}
 	if (err) {
 		s->meta.collection_errors++;
@@ -138,12 +173,14 @@ static int collect(struct serve *s)
 		if (s->failing)
 			fprintf(stderr, "lockscope: collecting again\n");
 		s->failing = 0;
-		swap_snap(&s->prev, &s->cur);
+		memcpy(s->prev.func_samples, s->cur.func_samples,
+		       sizeof(s->prev.func_samples));
 		swap_snap(&s->cur, &s->next);
 		s->have_prev = s->meta.collections > 0;
 		s->meta.collections++;
 		s->meta.last_collection_unix = clock_s(CLOCK_REALTIME);
 		s->meta.collection_s = (double)(clock_ns() - t0) / 1e9;
+		notice_losses(s);
 	}
 	if (!s->meta.collections)
 		return err;
@@ -313,12 +350,15 @@ int ls_cmd_serve(const struct ls_opts *o)
 	ls_prom_init(&s.prom, o->max_series, o->col.with_addr, o->interval);
 	ls_prom_init(&s.cg, o->max_cgroups, 0, o->interval);
 	ls_snap_init(&s.cg_rows);
+	ls_snap_init(&s.cg_carry);
 	s.meta.cg = o->col.by_cgroup ? &s.cg : NULL;
 	s.meta.version = "0.1";
 	s.meta.interval_s = o->interval;
 	s.meta.lock_table_size = o->col.max_locks;
+	s.meta.forget = o->col.forget;
 	s.meta.run_stats = !o->no_cost;
 	s.meta.start_unix = clock_s(CLOCK_REALTIME);
+	s.start_ns = clock_ns();
 	col.with_addr = 0; /* names stay clean: the addr label carries it */
 	col.run_stats = !o->no_cost;
 	ls_install_signals();
@@ -382,6 +422,7 @@ out:
 	ls_prom_free(&s.prom);
 	ls_prom_free(&s.cg);
 	ls_snap_free(&s.cg_rows);
+	ls_snap_free(&s.cg_carry);
 	ls_snap_free(&s.prev);
 	ls_snap_free(&s.cur);
 	ls_snap_free(&s.next);

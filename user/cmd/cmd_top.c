@@ -250,11 +250,21 @@ int ls_cmd_top(const struct ls_opts *o)
 {
 	struct ls_collector_opts col = o->col;
 	int batch = o->batch || !isatty(STDOUT_FILENO);
+	char whybuf[160];
+	const char *unusable =
+		batch ? NULL : ls_tui_unusable(whybuf, sizeof(whybuf));
 	struct top_run r;
 	char logpath[64] = "";
 	enum ls_start_err why;
 	int err = 0, rc = 0, logfd = -1;
 
+	if (unusable) { /* not asked for: the default view falls back */
+		fprintf(stderr,
+			"lockscope: no full-screen view: %s; printing plain "
+			"text frames (-b)\n",
+			unusable);
+		batch = 1;
+	}
 	memset(&r, 0, sizeof(r));
 	r.o = o;
 	ls_snap_init(&r.prev);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/run.h"
 #include "util/outfile.h"
 
 static int run(const struct ls_opts *o)
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (err > 0) /* --help, --usage, --version */
 		return ls_out_flush(stdout, "standard output") ? 1 : 0;
+	if (o.col.tgid && ls_check_pid(o.col.tgid))
+		return 2; /* -p: no such process */
 	rc = run(&o);
 	/* every command's output: a write error is an error (once) */
 	if (ls_out_flush(stdout, "standard output"))

@@ -198,8 +198,9 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  3},
 	 TRACING},
 	{{"forget", LS_OPT_FORGET, "N", 0,
-	  "top, serve: drop locks idle for N intervals from the tables (top: "
-	  "default 60; 0: keep all)",
+	  "top, serve: drop locks idle for N intervals from the tables "
+	  "(default 60, serve --by class 0; 0: keep all, until the lock "
+	  "table is full; serve keeps a dropped lock's counts in its series)",
 	  3},
 	 TOP | SERVE},
 	{{"max-locks", LS_OPT_MAX_LOCKS, "N", 0,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* run.c - signals, starting and ending the traced PROGRAM (its process
- * group), its exit status, and waiting between reads. */
+ * group), its exit status, the process of -p, and waiting between reads. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +14,34 @@
 #include "cmd/run.h"
 
 volatile sig_atomic_t ls_stop;
+
+int ls_check_pid(uint32_t pid)
+{
+	char path[64], line[128], what[64];
+	unsigned long tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", pid);
+	snprintf(what, sizeof(what), "process %u (-p)", pid);
+	f = fopen(path, "re");
+	if (!f) {
+		int err = errno;
+
+		ls_fail("find", what,
+			err == ENOENT ? "no such process" : strerror(err));
+		return err == ENOENT ? -ESRCH : -err;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %lu", &tgid) == 1)
+			break;
+	fclose(f);
+	if (tgid && tgid != pid) {
+		ls_fail("find", what, "it is a thread, not a process");
+		ls_hint("-p takes a process id: -p %lu (its process)", tgid);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static void on_signal(int sig)
 {

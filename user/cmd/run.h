@@ -4,11 +4,16 @@
 #define LS_RUN_H
 
 #include <signal.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 extern volatile sig_atomic_t ls_stop; /* set by SIGINT/SIGTERM/SIGHUP */
 
 void ls_install_signals(void);
+
+/* -p @pid names a process that exists (a thread id is not one): 0, or
+ * -ESRCH / -EINVAL / -errno with the message printed (bad input). */
+int ls_check_pid(uint32_t pid);
 
 /*
  * PROGRAM runs in its own process group and dies with lockscope

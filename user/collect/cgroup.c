@@ -5,7 +5,9 @@
  * filter, size and read lock_cgroups (--by cgroup) into the snapshot with
  * each id resolved to its path below the mount (model/cgpath.c).  The tree
  * is walked again only when an id is not known; ids found gone are
- * remembered (cgroup ids are never reused) and show as LS_CG_GONE.
+ * remembered (cgroup ids are never reused) while a lock_cgroups entry
+ * still names them, and show as LS_CG_GONE.  The entries of forgotten
+ * locks leave lock_cgroups a read after their lock.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -197,6 +199,45 @@ static int resolve(struct ls_cgroups *g, struct ls_snapshot *s)
 	return 0;
 }
 
+/* Forgetting (o.forget): a lock not in the rows of @s was forgotten by an
+ * earlier read; its entries leave lock_cgroups and the snapshot. */
+static void forget_gone_locks(struct ls_collector *c, struct ls_snapshot *s)
+{
+	int fd = bpf_map__fd(c->skel->maps.lock_cgroups);
+	size_t keep = 0;
+
+	for (size_t i = 0; i < s->ncgrows; i++) {
+		const struct ls_cgrow *r = &s->cgrows[i];
+		struct ls_cg_key k = {.addr = r->key.addr,
+				      .cgid = r->cgid,
+				      .kind = r->key.kind,
+				      .role = r->role};
+
+		if (ls_snap_find(s, &r->key)) {
+			s->cgrows[keep++] = *r;
+			continue;
+		}
+		bpf_map_delete_elem(fd, &k);
+	}
+	s->ncgrows = keep;
+}
+
+/* Remember only the gone ids some entry of this read still names. */
+static void prune_gone(struct ls_cgroups *g, const struct ls_snapshot *s)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < g->ngone; i++) {
+		int named = 0;
+
+		for (size_t j = 0; j < s->ncgrows && !named; j++)
+			named = s->cgrows[j].cgid == g->gone[i];
+		if (named)
+			g->gone[keep++] = g->gone[i];
+	}
+	g->ngone = keep;
+}
+
 int ls_cgroup_read(struct ls_collector *c, struct ls_snapshot *s)
 {
 	int err;
@@ -210,8 +251,13 @@ int ls_cgroup_read(struct ls_collector *c, struct ls_snapshot *s)
 			   add_cgrow, s);
 	if (err)
 		return err;
+	if (c->o.forget)
+		forget_gone_locks(c, s);
 	qsort(s->cgrows, s->ncgrows, sizeof(*s->cgrows), ls_cgrow_cmp);
-	return resolve(c->cg, s);
+	err = resolve(c->cg, s);
+	if (!err)
+		prune_gone(c->cg, s);
+	return err;
 }
 
 void ls_cgroup_stop(struct ls_collector *c)

@@ -29,7 +29,7 @@ struct ls_collector_opts {
 	int run_stats;	    /* enable BPF run-time stats (fd-scoped) */
 	int read_waiting;   /* list the tasks waiting now in each snapshot */
 	uint32_t forget;    /* drop locks idle this many epochs; 0: keep all */
-#define LS_DEF_FORGET 60    /* top's default */
+#define LS_DEF_FORGET 60    /* top's and serve's default */
 	int with_addr;	    /* put raw addresses in lock names */
 	int by_class;	    /* fold each lock class into one row (--by class) */
 	int by_cgroup;	    /* waits by lock and cgroup (--by cgroup) */
@@ -172,6 +172,8 @@ int ls_collector_stacks(struct ls_collector *c, struct ls_snapshot *named,
 int ls_collector_mark_stacks(struct ls_collector *c);
 /* Start a new interval for peak waiters. */
 void ls_collector_next_epoch(struct ls_collector *c);
+/* Locks forgotten so far (o.forget), idle that long. */
+uint64_t ls_collector_forgotten(const struct ls_collector *c);
 const struct ls_source *ls_collector_sources(const struct ls_collector *c);
 void ls_collector_stop(struct ls_collector *c);
 

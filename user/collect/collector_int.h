@@ -42,6 +42,9 @@ struct ls_collector {
 	struct bpf_link **perf_links;
 	int ncpus_possible, ncpus_online;
 	int stats_fd;
+	/* the open-file limit was too low: descriptors needed, the limit */
+	unsigned fd_need;
+	unsigned long long fd_limit;
 	unsigned nfuncs;
 	char func_name[LS_MAX_SPIN_RANGES][48];
 	const char **stack_caller; /* stack id -> caller, resolved once */

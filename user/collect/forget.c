@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * forget.c - forgetting idle locks (long-running views: top).
+ * forget.c - forgetting idle locks (long-running views: top, serve).
  *
  * A lock with no begin for o.forget epochs and nobody waiting leaves the
  * tables, with its callers, holder sites and identity, so that locks of
@@ -121,4 +121,9 @@ void ls_forget_idle(struct ls_collector *c)
 	c->ngone_locks = c->ngone_callers = c->ngone_holders = 0;
 	if (c->idle)
 		memset(c->idle, 0, c->idle_cap);
+}
+
+uint64_t ls_collector_forgotten(const struct ls_collector *c)
+{
+	return c->forgotten;
 }

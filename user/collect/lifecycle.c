@@ -2,14 +2,17 @@
 /*
  * lifecycle.c - the collector's life: open the skeleton, configure it
  * (rodata, map sizes, autoload), load with fallbacks (fentry to kprobe,
- * tp_btf to raw_tp), attach each source on its own, stop and free.
+ * tp_btf to raw_tp) once the open-file limit holds what it needs, attach
+ * each source on its own, stop and free.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collect/collector_int.h"
@@ -90,12 +93,63 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	return 0;
 }
 
+/* Descriptors open now (those of /proc/self/fd but its own). */
+static unsigned fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n > 3 ? n - 3 : 0; /* ".", ".." and the directory's */
+}
+
+/*
+ * Does the open-file limit hold what the configured object needs: a
+ * descriptor per map and program, a link per program, a perf event and a
+ * link per online CPU for the sampler, LS_FD_SPARE for what loads later
+ * (kernel BTF, /proc files)?  Raises the soft limit up to
+ * the hard one if needed; else -EMFILE, the figures in c->fd_need and
+ * c->fd_limit.
+ */
+#define LS_FD_SPARE 4
+static int fds_fit(struct ls_collector *c)
+{
+	struct bpf_object *obj = c->skel->obj;
+	unsigned need = fds_open() + LS_FD_SPARE;
+	struct bpf_program *p;
+	struct bpf_map *m;
+	struct rlimit rl;
+
+	bpf_object__for_each_map(m, obj) need += bpf_map__autocreate(m);
+	bpf_object__for_each_program(p, obj) need +=
+		bpf_program__autoload(p) ? 2 : 0;
+	if (c->o.sample_hz)
+		need += 2 * (unsigned)(c->ncpus_online > 0 ? c->ncpus_online
+							   : c->ncpus_possible);
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (!setrlimit(RLIMIT_NOFILE, &rl))
+			return 0;
+	}
+	c->fd_need = need;
+	c->fd_limit = (unsigned long long)rl.rlim_cur;
+	return -EMFILE;
+}
+
 static int load(struct ls_collector *c)
 {
 	struct ls_source *tp = &c->src[LS_SRC_TP];
 	int use_btf = tp->mech_id == LS_MECH_TP_BTF, err;
 
 	err = open_and_configure(c, use_btf);
+	if (!err)
+		err = fds_fit(c);
 	if (err)
 		return err;
 	err = lockscope_bpf__load(c->skel);
@@ -347,6 +401,18 @@ struct ls_collector *ls_collector_start(const struct ls_collector_opts *o,
 		goto fail;
 	}
 	err = load(c);
+	if (err == -EMFILE && c->fd_need) {
+		char r[160];
+
+		snprintf(r, sizeof(r),
+			 "%s: it needs about %u open files, the limit is %llu",
+			 strerror(EMFILE), c->fd_need, c->fd_limit);
+		ls_fail("load", "BPF object", r);
+		ls_hint("raise the open-file limit: ulimit -n %u (systemd: "
+			"LimitNOFILE=%u)",
+			c->fd_need * 2, c->fd_need * 2);
+		goto fail;
+	}
 	if (err) {
 		ls_fail_errno("load", "BPF object", err);
 		if (err == -EPERM || err == -EACCES)

@@ -29,6 +29,8 @@ struct ls_prom_meta {
 	const struct ls_source *src; /* may be NULL */
 	unsigned nsrc;
 	uint32_t lock_table_size; /* capacity of the BPF lock table */
+	uint32_t forget;	  /* --forget: intervals; 0: never */
+	uint64_t forgotten;	  /* locks forgotten so far */
 	int run_stats; /* BPF run-time stats on: prog[] is meaningful */
 	int probes;    /* a function-probe source is active: osq, slow path */
 	double interval_s; /* collection interval */

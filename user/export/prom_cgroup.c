@@ -32,29 +32,86 @@ static struct ls_row *row_of(struct ls_snapshot *t, uint64_t id,
 	return r; /* unindexed: ls_snap_find scans (few cgroups) */
 }
 
-int ls_prom_cg_update(struct ls_prom *cg, const struct ls_snapshot *s,
-		      struct ls_snapshot *scratch)
+/* Add @c's counts to @r. */
+static void add_cg(struct ls_row *r, const struct ls_cg_val *v)
 {
+	r->st.contentions += v->waits;
+	r->st.begins += v->begins;
+	r->st.total_ns += v->wait_ns;
+	if (v->max_ns > r->st.max_ns)
+		r->st.max_ns = v->max_ns;
+}
+
+/* The pseudo-row of @c's cgroup in @t. */
+static struct ls_row *cg_row(struct ls_snapshot *t, const struct ls_cgrow *c)
+{
+	/* every gone cgroup in one series: one label, one series */
+	int gone = !strcmp(c->path, LS_CG_GONE);
+
+	return row_of(t, gone ? 0 : c->cgid, c->path);
+}
+
+/* What the waiter entries of @last that @s lost (their lock forgotten,
+ * or forgotten and made again) counted, into @carry: both are sorted by
+ * ls_cgrow_cmp. */
+static int carry_gone(struct ls_snapshot *carry, const struct ls_snapshot *s,
+		      const struct ls_snapshot *last)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < last->ncgrows; i++) {
+		const struct ls_cgrow *c = &last->cgrows[i];
+		const struct ls_cgrow *now = NULL;
+		struct ls_row *r;
+
+		while (j < s->ncgrows && ls_cgrow_cmp(&s->cgrows[j], c) < 0)
+			j++;
+		if (j < s->ncgrows && !ls_cgrow_cmp(&s->cgrows[j], c))
+			now = &s->cgrows[j];
+		if (c->role != LS_CG_WAITER ||
+		    (now && now->v.waits >= c->v.waits &&
+		     now->v.wait_ns >= c->v.wait_ns))
+			continue;
+		r = cg_row(carry, c);
+		if (!r)
+			return -ENOMEM;
+		add_cg(r, &c->v);
+	}
+	return 0;
+}
+
+int ls_prom_cg_update(struct ls_prom *cg, const struct ls_snapshot *s,
+		      const struct ls_snapshot *last,
+		      struct ls_snapshot *scratch, struct ls_snapshot *carry)
+{
+	if (last && carry_gone(carry, s, last))
+		return -ENOMEM;
 	ls_snap_clear(scratch);
 	scratch->epoch = s->epoch;
+	for (size_t i = 0; i < carry->nrows; i++) {
+		const struct ls_row *c = &carry->rows[i];
+		struct ls_row *r = row_of(scratch, c->key.addr, c->name);
+		struct ls_cg_val v = {.waits = c->st.contentions,
+				      .begins = c->st.begins,
+				      .wait_ns = c->st.total_ns,
+				      .max_ns = c->st.max_ns};
+
+		if (!r)
+			return -ENOMEM;
+		add_cg(r, &v);
+	}
 	for (size_t i = 0; i < s->ncgrows; i++) {
 		const struct ls_cgrow *c = &s->cgrows[i];
-		/* every gone cgroup in one series: one label, one series */
-		int gone = !strcmp(c->path, LS_CG_GONE);
 		struct ls_row *r;
 
 		if (c->role != LS_CG_WAITER)
 			continue;
-		r = row_of(scratch, gone ? 0 : c->cgid, c->path);
+		r = cg_row(scratch, c);
 		if (!r)
 			return -ENOMEM;
-		r->st.contentions += c->v.waits;
-		r->st.begins += c->v.begins;
-		r->st.total_ns += c->v.wait_ns;
-		if (c->v.max_ns > r->st.max_ns)
-			r->st.max_ns = c->v.max_ns;
+		add_cg(r, &c->v);
 	}
-	return ls_prom_update(cg, scratch);
+	return ls_prom_update(cg, scratch, NULL);
 }
 
 static void family(FILE *f, enum ls_prom_format fmt, const char *name,

@@ -25,10 +25,14 @@
 #define LS_PROM_DEF_MAX_CGROUPS 20
 
 /* Put @s's cgroup rows into @cg (an ls_prom of K series, ls_prom_init'ed),
- * with @scratch (initialised, reused) holding one row per cgroup.  0 or
- * -ENOMEM. */
+ * with @scratch (initialised, reused) holding one row per cgroup.  @last:
+ * the snapshot of the previous update (NULL at first); the entries it has
+ * and @s lost (their lock forgotten) keep counting in @carry (initialised,
+ * kept from update to update: one row per cgroup), so that no counter goes
+ * back.  0 or -ENOMEM. */
 int ls_prom_cg_update(struct ls_prom *cg, const struct ls_snapshot *s,
-		      struct ls_snapshot *scratch);
+		      const struct ls_snapshot *last,
+		      struct ls_snapshot *scratch, struct ls_snapshot *carry);
 /* The cgroup families of @cg into @f. */
 void ls_prom_cg_write(FILE *f, enum ls_prom_format fmt,
 		      const struct ls_prom *cg);

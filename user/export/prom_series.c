@@ -350,6 +350,68 @@ promote:
 	return 1;
 }
 
+/* What @r counted in @sl's series so far stays there once it is gone. */
+static void fold(struct ls_prom *p, const struct ls_snapshot *last,
+		 const struct ls_prom_slot *sl, const struct ls_row *r)
+{
+	struct ls_prom_counts cur;
+	struct ls_prom_series *to = sl->series >= 0 ? &p->series[sl->series]
+						    : &p->other[row_kind(r)];
+
+	counts_of(p, last, r, &cur);
+	counts_add(&to->frozen, &cur, sl->base);
+}
+
+/*
+ * Locks that left the tables since @last: a slot whose key is not in @s
+ * any more, or is there in another lock_rows slot (forgotten and made
+ * again, its counters from zero), keeps what its lock counted in its
+ * series; the first kind of slot goes, the second starts over.  A class
+ * row (--by class) takes the lock_rows slot of its first instance, which
+ * may change: only a lock's row counts as made again.  A lock
+ * still pending was never exported: it goes into "other" of its kind.
+ */
+static void drop_gone(struct ls_prom *p, const struct ls_snapshot *s,
+		      const struct ls_snapshot *last)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < p->nslots; i++)
+		p->slots[i].now = 0;
+	for (size_t i = 0; i < s->nrows; i++) {
+		struct ls_prom_slot *sl =
+			find_slot(p, p->nslots, &s->rows[i].key);
+
+		if (sl)
+			sl->now = i + 1;
+	}
+	for (size_t i = 0; i < p->nslots; i++) {
+		struct ls_prom_slot *sl = &p->slots[i];
+		const struct ls_row *r =
+			sl->row < last->nrows ? &last->rows[sl->row] : NULL;
+
+		if (r && ls_key_cmp(&r->key, &sl->key))
+			r = NULL;
+		if (sl->now && (!r || s->rows[sl->now - 1].instances ||
+				s->rows[sl->now - 1].st.slot == sl->row_slot)) {
+			p->slots[keep++] = *sl;
+			continue;
+		}
+		if (r && sl->series == LS_PROM_PENDING)
+			sl->series = LS_PROM_OTHER;
+		if (r)
+			fold(p, last, sl, r);
+		free(sl->base);
+		sl->base = NULL;
+		if (!sl->now)
+			continue; /* gone */
+		/* made again: counts from zero, in the same series */
+		sl->last_total = 0;
+		p->slots[keep++] = *sl;
+	}
+	p->nslots = keep;
+}
+
 static void add_row(struct ls_prom *p, const struct ls_snapshot *snap,
 		    struct ls_prom_series *s, const struct ls_row *r,
 		    const struct ls_prom_slot *sl, uint64_t epoch)
@@ -372,10 +434,15 @@ static void clear_sums(struct ls_prom_series *s)
 	s->waiters = s->peak_waiters = 0;
 }
 
-int ls_prom_update(struct ls_prom *p, const struct ls_snapshot *s)
+int ls_prom_update(struct ls_prom *p, const struct ls_snapshot *s,
+		   const struct ls_snapshot *last)
 {
-	size_t nsorted = p->nslots;
+	size_t nsorted;
 	int err;
+
+	if (last)
+		drop_gone(p, s, last);
+	nsorted = p->nslots;
 
 	/* Room for every row as a new slot. */
 	if (p->nslots + s->nrows > p->slots_cap) {
@@ -427,6 +494,10 @@ int ls_prom_update(struct ls_prom *p, const struct ls_snapshot *s)
 		const struct ls_row *r = &s->rows[i];
 		struct ls_prom_slot *sl = find_slot(p, p->nslots, &r->key);
 
+		if (sl) {
+			sl->row = i;
+			sl->row_slot = r->st.slot;
+		}
 		if (!sl || sl->series == LS_PROM_PENDING) {
 			p->npending++;
 			continue;

@@ -75,6 +75,10 @@ struct ls_prom_slot {
 	double score;	 /* decaying sum of wait time per collection, ns */
 	uint64_t last_total;	     /* total_ns at the previous update */
 	struct ls_prom_counts *base; /* counters when it changed series */
+	/* at the previous update: the lock's row there, its lock_rows slot;
+	 * now: 1 + its row in this update's snapshot, 0 when not there */
+	size_t row, now;
+	uint32_t row_slot;
 };
 #define LS_PROM_OTHER (-1)
 #define LS_PROM_PENDING (-2)
@@ -105,8 +109,12 @@ void ls_prom_init(struct ls_prom *p, unsigned max_series, int with_addr,
 		  double interval_s);
 void ls_prom_free(struct ls_prom *p);
 /* Assign @s's rows to series, rebalance, recompute every series' sums.
- * 0 or -ENOMEM. */
-int ls_prom_update(struct ls_prom *p, const struct ls_snapshot *s);
+ * @last: the snapshot given to the previous update (NULL: none, or it is
+ * gone), where a lock that left the tables since (forgotten, or forgotten
+ * and made again) is found: what it counted stays in its series, and its
+ * slot goes.  0 or -ENOMEM. */
+int ls_prom_update(struct ls_prom *p, const struct ls_snapshot *s,
+		   const struct ls_snapshot *last);
 /* Peak waiters of @r during the interval of snapshot epoch @epoch. */
 uint64_t ls_prom_interval_peak(const struct ls_row *r, uint64_t epoch);
 

@@ -375,6 +375,14 @@ static void self_metrics(const struct out *o, const struct ls_prom *p,
 	family(o, "lockscope_lock_table_size", "gauge", NULL,
 	       "Capacity of the BPF lock table (--max-locks).");
 	sample_u64(o, "lockscope_lock_table_size", "", m->lock_table_size);
+	family(o, "lockscope_forget_after_intervals", "gauge", NULL,
+	       "Collections a lock stays idle before it leaves the tables "
+	       "(--forget; 0: never).");
+	sample_u64(o, "lockscope_forget_after_intervals", "", m->forget);
+	family(o, "lockscope_locks_forgotten", "counter", NULL,
+	       "Idle locks that left the tables; what they counted stays in "
+	       "their series.");
+	sample_u64(o, "lockscope_locks_forgotten_total", "", m->forgotten);
 	family(o, "lockscope_locks", "gauge", NULL,
 	       "Locks by where they are exported: own series, summed into the "
 	       "series of lock other, or pending a caller.");

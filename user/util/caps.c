@@ -27,20 +27,28 @@ int ls_caps_missing(uint64_t eff, char *buf, size_t len)
 	return bpf + perfmon;
 }
 
-int ls_caps_check(void)
+int ls_caps_lack(char *buf, size_t len)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct data[2];
-	char missing[64], why[160];
 	uint64_t eff;
 
+	if (len)
+		buf[0] = '\0';
 	memset(data, 0, sizeof(data));
 	if (syscall(SYS_capget, &hdr, data))
 		return 0; /* cannot tell: let the kernel decide */
 	eff = (uint64_t)data[1].effective << 32 | data[0].effective;
-	if (!ls_caps_missing(eff, missing, sizeof(missing)))
+	return ls_caps_missing(eff, buf, len);
+}
+
+int ls_caps_check(void)
+{
+	char missing[64], why[160];
+
+	if (!ls_caps_lack(missing, sizeof(missing)))
 		return 0;
 	snprintf(why, sizeof(why),
 		 "missing %s (run as root, or grant CAP_BPF and CAP_PERFMON)",

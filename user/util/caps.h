@@ -15,6 +15,10 @@
  */
 int ls_caps_missing(uint64_t eff, char *buf, size_t len);
 
+/* The same for this process (capget): the count, names in @buf; 0 when
+ * it cannot tell. */
+int ls_caps_lack(char *buf, size_t len);
+
 /*
  * Check this process: 0, or print one line "lockscope: failed to start
  * tracing: missing ..." and return -EPERM.

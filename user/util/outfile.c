@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* outfile.c - output files: regular files replaced atomically, devices and
- * FIFOs written in place, every flush checked. */
+ * FIFOs written in place, every flush checked; temporary files left by a
+ * lockscope that was killed are found by their name and removed. */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -10,14 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include "util/log.h"
 #include "util/untrusted_text.h"
 #include "util/outfile.h"
 
-/* the temporary name adds a dot in front and ".XXXXXX" behind the name */
-#define TMP_EXTRA 8
+/* The temporary name: ".<name>.lockscope-<pid>.XXXXXX" (the pid up to 10
+ * digits), locked (flock) while its lockscope writes it. */
+#define TMP_TAG "lockscope-"
+#define TMP_RAND 6
+#define TMP_EXTRA (2 + sizeof(TMP_TAG) - 1 + 10 + 1 + TMP_RAND)
 
 /* Where a stream's bytes go, and why the first write that failed did. */
 struct ls_sink {
@@ -124,40 +131,119 @@ static void release(struct ls_out *o)
 	o->dirfd = -1;
 }
 
+/* Bytes of o->base the temporary name keeps: all, or cut (at a character
+ * boundary) so that the whole fits in @name_max bytes. */
+static size_t tmp_keep(const struct ls_out *o, long name_max)
+{
+	size_t keep = strlen(o->base);
+
+	if (keep + TMP_EXTRA > (size_t)name_max)
+		keep = (size_t)name_max - TMP_EXTRA;
+	while (keep > 0 && (o->base[keep] & 0xc0) == 0x80)
+		keep--; /* not inside a UTF-8 sequence */
+	return keep;
+}
+
+/* The pid in @name if it is a temporary name of the first @keep bytes of
+ * o->base ("." base "." TMP_TAG pid "." random), else 0. */
+static long tmp_pid(const struct ls_out *o, size_t keep, const char *name)
+{
+	const char *p = name + 1 + keep + 1 + sizeof(TMP_TAG) - 1, *end;
+	char *dot;
+	long pid;
+
+	if (strlen(name) < 2 + keep + sizeof(TMP_TAG) - 1 || name[0] != '.' ||
+	    strncmp(name + 1, o->base, keep) || name[1 + keep] != '.' ||
+	    strncmp(name + 2 + keep, TMP_TAG, sizeof(TMP_TAG) - 1) ||
+	    !isdigit((unsigned char)*p))
+		return 0;
+	pid = strtol(p, &dot, 10);
+	if (*dot != '.' || strlen(dot + 1) != TMP_RAND)
+		return 0;
+	for (end = dot + 1; *end; end++)
+		if (!isalnum((unsigned char)*end))
+			return 0;
+	return pid;
+}
+
 /*
- * Create ".<name>.<6 random characters>" in o->dirfd, the name cut (at a
- * character boundary) so that the whole fits in @name_max bytes: a valid
- * 255-byte name still gets a valid temporary name.  An fd or -errno.
+ * Remove the temporary files of this output that a lockscope left when it
+ * was killed before renaming them: named for this file, regular, ours, and
+ * locked by nobody (a lockscope still writing holds its lock, in any pid
+ * namespace).  Each removal is said.  A directory that cannot be listed is
+ * left alone.
+ */
+static void clean_stale(struct ls_out *o, size_t keep)
+{
+	int fd = openat(o->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		long pid = tmp_pid(o, keep, e->d_name);
+		struct stat st, fst;
+		int f;
+
+		if (!pid ||
+		    fstatat(o->dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		f = openat(o->dirfd, e->d_name,
+			   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		if (!flock(f, LOCK_EX | LOCK_NB) && !fstat(f, &fst) &&
+		    fst.st_ino == st.st_ino && fst.st_dev == st.st_dev &&
+		    !unlinkat(o->dirfd, e->d_name, 0))
+			fprintf(stderr,
+				"lockscope: removed '%s', a temporary file "
+				"left by lockscope pid %ld (killed before it "
+				"finished)\n",
+				e->d_name, pid);
+		close(f);
+	}
+	closedir(d);
+}
+
+/*
+ * Create ".<name>.lockscope-<pid>.<6 random characters>" in o->dirfd,
+ * locked, the name cut so that the whole fits in @name_max bytes: a valid
+ * 255-byte name still gets a valid temporary name.  Stale ones of the same
+ * name go first.  An fd or -errno.
  */
 static int make_tmp(struct ls_out *o, long name_max, mode_t mode)
 {
 	static const char cs[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				 "abcdefghijklmnopqrstuvwxyz0123456789";
-	size_t keep = strlen(o->base);
+	size_t keep, len;
 	char *tmp;
 	int fd = -EEXIST;
 
-	if (name_max < TMP_EXTRA + 1)
+	if (name_max < (long)TMP_EXTRA + 1)
 		return -ENAMETOOLONG;
-	if (keep + TMP_EXTRA > (size_t)name_max)
-		keep = (size_t)name_max - TMP_EXTRA;
-	while (keep > 0 && (o->base[keep] & 0xc0) == 0x80)
-		keep--; /* not inside a UTF-8 sequence */
+	keep = tmp_keep(o, name_max);
+	clean_stale(o, keep);
 	tmp = malloc(keep + TMP_EXTRA + 1);
 	if (!tmp)
 		return -ENOMEM;
 	for (int tries = 0; tries < 100 && fd == -EEXIST; tries++) {
-		unsigned char r[6];
+		unsigned char r[TMP_RAND];
 
 		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
 			fd = -errno;
 			break;
 		}
-		snprintf(tmp, keep + TMP_EXTRA + 1, ".%.*s.", (int)keep,
-			 o->base);
+		snprintf(tmp, keep + TMP_EXTRA + 1, ".%.*s." TMP_TAG "%ld.",
+			 (int)keep, o->base, (long)getpid());
+		len = strlen(tmp);
 		for (size_t i = 0; i < sizeof(r); i++)
-			tmp[keep + 2 + i] = cs[r[i] % (sizeof(cs) - 1)];
-		tmp[keep + TMP_EXTRA] = '\0';
+			tmp[len + i] = cs[r[i] % (sizeof(cs) - 1)];
+		tmp[len + TMP_RAND] = '\0';
 		fd = openat(o->dirfd, tmp,
 			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 				    O_CLOEXEC,
@@ -165,10 +251,14 @@ static int make_tmp(struct ls_out *o, long name_max, mode_t mode)
 		if (fd < 0)
 			fd = -errno;
 	}
-	if (fd < 0)
+	if (fd < 0) {
 		free(tmp);
-	else
-		o->tmp = tmp;
+		return fd;
+	}
+	o->tmp = tmp;
+	/* held until the file is closed: it is being written */
+	if (flock(fd, LOCK_EX | LOCK_NB))
+		(void)0; /* no locks here (some network file systems) */
 	return fd;
 }
 
@@ -344,15 +434,33 @@ int ls_out_open_status(int err)
 }
 
 /* Before the rename: the name must still be a regular file (or absent),
- * else the record stays in the temporary file.  0 or -EEXIST. */
+ * else the record stays beside it, renamed ".<name>.kept-<pid>.XXXXXX" so
+ * that no later run takes it for a stale temporary file.  0 or -EEXIST. */
 static int still_regular(struct ls_out *o)
 {
+	char why[400], *kept = strdup(o->tmp), *tag;
 	struct stat st;
-	char why[400];
 
 	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) ||
-	    S_ISREG(st.st_mode))
+	    S_ISREG(st.st_mode)) {
+		free(kept);
 		return 0;
+	}
+	/* the last ".lockscope-": the name may hold one too */
+	tag = NULL;
+	for (char *t = kept; t && (t = strstr(t + 1, "." TMP_TAG));)
+		tag = t;
+	if (tag) {
+		memcpy(tag + 1, "kept-", 5);
+		memmove(tag + 6, tag + sizeof(TMP_TAG),
+			strlen(tag + sizeof(TMP_TAG)) + 1);
+		if (!renameat(o->dirfd, o->tmp, o->dirfd, kept)) {
+			free(o->tmp);
+			o->tmp = kept;
+			kept = NULL;
+		}
+	}
+	free(kept);
 	snprintf(why, sizeof(why),
 		 "it is no longer a regular file; the record is kept in "
 		 "'%.300s' beside it",

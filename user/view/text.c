@@ -36,6 +36,32 @@ void ls_print_losses(FILE *f, const struct ls_snapshot *s)
 		fprintf(f, "hint: %s\n", ls_loss_hint(s->loss));
 }
 
+int ls_print_loss_notice(FILE *f, const uint64_t now[LS_LOSS_MAX],
+			 const uint64_t then[LS_LOSS_MAX], uint64_t begins,
+			 double secs)
+{
+	uint64_t d[LS_LOSS_MAX];
+	const char *hint;
+	int first = 1;
+
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
+		d[i] = now[i] > then[i] ? now[i] - then[i] : 0;
+	hint = ls_loss_hint(d);
+	if (!hint)
+		return 0;
+	fprintf(f, "lockscope: lost data in the last %.3gs:", secs);
+	for (unsigned i = 0; i < LS_LOSS_MAX; i++) {
+		if (!d[i])
+			continue;
+		fprintf(f, "%s %s %llu", first ? "" : ",", ls_loss_name(i),
+			(unsigned long long)d[i]);
+		first = 0;
+	}
+	fprintf(f, " (of %llu begins)\nhint: %s\n", (unsigned long long)begins,
+		hint);
+	return 1;
+}
+
 /* The sampler's spin-share table (functions, then their callers). */
 static void spin_share(FILE *f, const struct ls_snapshot *s, unsigned hz)
 {

@@ -9,6 +9,13 @@
 
 /* "losses: none" or "losses: 3 (end without begin 2, stack failed 1)". */
 void ls_print_losses(FILE *f, const struct ls_snapshot *s);
+/* When a full table lost data between @then and @now (loss counters):
+ * "lockscope: lost data in the last 60s: lock map full 5, ... (of N
+ * begins)" (every reason that grew) and the hint line; returns 1, or 0
+ * and prints nothing. */
+int ls_print_loss_notice(FILE *f, const uint64_t now[LS_LOSS_MAX],
+			 const uint64_t then[LS_LOSS_MAX], uint64_t begins,
+			 double secs);
 /* The steal line: hypervisor steal time of @s, per CPU. */
 void ls_print_steal(FILE *f, const struct ls_snapshot *s);
 /* hist report for @s (rows already filtered and sorted), @n locks. */

@@ -9,6 +9,7 @@
 #include <curses.h>
 #include "util/log.h"
 #include "view/tui.h"
+#include <term.h> /* after them: its macros (cur_term, lines) clash */
 
 static SCREEN *screen;
 static int active;
@@ -49,6 +50,42 @@ static void on_fatal(int sig)
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+const char *ls_tui_unusable(char *buf, size_t len)
+{
+	const char *term = getenv("TERM");
+	char shown[48];
+	size_t n = 0;
+	int err = 0, ok;
+
+	if (!term || !*term)
+		return "TERM is not set";
+	/* the name as given, but only printable ASCII reaches the terminal */
+	for (const char *c = term; *c && n + 1 < sizeof(shown); c++)
+		shown[n++] = *c > 0x20 && *c < 0x7f ? *c : '?';
+	shown[n] = '\0';
+	if (setupterm(term, STDOUT_FILENO, &err) != OK) {
+		snprintf(buf, len, "terminal type '%s' is unknown to terminfo",
+			 shown);
+		return buf;
+	}
+	{
+		const char *cup = tigetstr("cup"), *clear = tigetstr("clear");
+
+		/* a screen needs cursor addressing and clearing; hard-copy
+		 * and generic types (dumb) have neither */
+		ok = cup && cup != (char *)-1 && clear && clear != (char *)-1 &&
+		     tigetflag("hc") <= 0 && tigetflag("gn") <= 0;
+	}
+	del_curterm(cur_term);
+	if (ok)
+		return NULL;
+	snprintf(buf, len,
+		 "terminal type '%s' cannot move the cursor or clear the "
+		 "screen",
+		 shown);
+	return buf;
 }
 
 int ls_tui_start(void)

@@ -18,6 +18,10 @@
 
 #define LS_TUI_RESIZE (-2) /* ls_tui_key: the terminal changed size */
 
+/* Why the terminal on standard output (TERM, terminfo) cannot hold the
+ * full-screen view: unset, unknown, or without cursor addressing and
+ * clearing (TERM=dumb); NULL when it can.  In @buf or a literal. */
+const char *ls_tui_unusable(char *buf, size_t len);
 /* Take over the terminal; 0, or -1 after printing why. */
 int ls_tui_start(void);
 /* Give the terminal back and print the messages collected meanwhile.  Safe

@@ -195,6 +195,16 @@ static void good_lines(void **state)
 	assert_true(o.min_share == 0.5);
 	assert_int_equal(parse(&o, "top -b -i 2 --forget 0 -s spin --addr"), 0);
 	assert_int_equal(o.col.forget, 0);
+	/* a long-running server forgets idle locks unless told not to */
+	assert_int_equal(parse(&o, "serve --user nobody"), 0);
+	assert_int_equal(o.col.forget, LS_DEF_FORGET);
+	assert_int_equal(parse(&o, "serve --forget 0"), 0);
+	assert_int_equal(o.col.forget, 0);
+	/* ... but for --by class, whose counters sum a class's instances */
+	assert_int_equal(parse(&o, "serve --by class"), 0);
+	assert_int_equal(o.col.forget, 0);
+	assert_int_equal(parse(&o, "record -o x"), 0);
+	assert_int_equal(o.col.forget, 0);
 	assert_int_equal(parse(&o, "hist --json --cost -- prog"), 0);
 	assert_int_equal(parse(&o, "hist --folded f -- prog"), 0);
 	assert_string_equal(o.folded, "f");

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include "export/prom.h"
+#include "export/prom_cgroup.h"
 #include "model/hist.h"
 #include "serve/netaddr.h"
 
@@ -92,7 +93,7 @@ static void test_histogram_buckets(void **state)
 	r->st.total_ns = 3000000000ULL;
 	ls_snap_index(&s);
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_true(value(t, "lockscope_lock_wait_seconds_bucket{" A
 			     ",le=\"2.56e-07\"}") == 3);
@@ -142,7 +143,7 @@ static void test_holder_series(void **state)
 	r->st.tenure_ns = 250000000ULL;
 	ls_snap_index(&s);
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_true(value(t, "lockscope_lock_holder_waits_total{" A
 			     ",holder_state=\"preempted\"}") == 2);
@@ -183,7 +184,7 @@ static void test_max_series_sticky_other(void **state)
 	add(&s, 0x4000, LS_KIND_SPINLOCK, "spinlock@d", "d", 5, 50);
 	ls_snap_index(&s);
 	ls_prom_init(&p, 2, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(p.nseries, 2);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	/* the two largest by total wait get their own series */
@@ -211,7 +212,7 @@ static void test_max_series_sticky_other(void **state)
 	r->st.total_ns = 100000;
 	add(&s, 0x5000, LS_KIND_MUTEX, "mutex@e", "e", 7, 1e9);
 	ls_snap_index(&s);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	other2 = value(t, "lockscope_lock_contentions_total{lock=\"other\","
 			  "kind=\"mutex\",caller=\"other\"}");
@@ -261,14 +262,14 @@ static void test_promotion_keeps_counters_monotonic(void **state)
 	ls_snap_index(&s);
 	ls_prom_init(&p, 2, 0, 1);
 	p.min_age = 0; /* series may give way at once */
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_true(contentions_of(t, "other") == 10);
 	free(t);
 
 	/* c becomes the hottest lock: it takes the place of b, the weakest */
 	grow(&s, 0x3000, 5, 10000);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(p.promoted, 1);
 	assert_int_equal(p.demoted, 1);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
@@ -284,7 +285,7 @@ static void test_promotion_keeps_counters_monotonic(void **state)
 	/* later increments land in c's series and, for b, in "other" */
 	grow(&s, 0x3000, 1, 1000);
 	grow(&s, 0x2000, 2, 50);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_true(contentions_of(t, "mutex@c") == 1);
 	assert_true(contentions_of(t, "other") == 17);
@@ -310,7 +311,7 @@ static void test_same_labels_share_a_series(void **state)
 	    40);
 	ls_snap_index(&s);
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(p.nseries, 1);
 	assert_int_equal(p.series[0].nlocks, 2);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
@@ -324,7 +325,7 @@ static void test_same_labels_share_a_series(void **state)
 
 	/* with --addr each lock is its own series, the address a label */
 	ls_prom_init(&p, 10, 1, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(p.nseries, 2);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_true(value(t, "lockscope_lock_contentions_total{" A
@@ -348,7 +349,7 @@ static void test_no_address_unless_asked(void **state)
 	    2, 20);
 	ls_snap_index(&s);
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_null(strstr(t, "abcdef0"));
 	assert_null(strstr(t, "addr="));
@@ -358,7 +359,7 @@ static void test_no_address_unless_asked(void **state)
 	free(t);
 	ls_prom_free(&p);
 	ls_prom_init(&p, 10, 1, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_non_null(strstr(t, "addr=\"ffff88800abcdef0\""));
 	free(t);
@@ -379,7 +380,7 @@ static void test_pending_until_caller(void **state)
 	add(&s, 0x2000, LS_KIND_SPINLOCK, "spinlock@?", NULL, 1, 10);
 	ls_snap_index(&s);
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(p.nseries, 0);
 	assert_int_equal(p.npending, 2);
 	/* the mutex's first stack arrives: exported with its caller */
@@ -387,11 +388,11 @@ static void test_pending_until_caller(void **state)
 						   .kind = LS_KIND_MUTEX});
 	ls_row_add_caller(r, "pipe_write", 1);
 	snprintf(r->name, sizeof(r->name), "mutex@pipe_write");
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(p.nseries, 1);
 	assert_int_equal(p.npending, 1);
 	/* the spinlock never gets one: exported as it is after 3 rounds */
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(p.npending, 0);
 	t = render(&p, &s, NULL, LS_PROM_OPENMETRICS);
 	assert_true(
@@ -423,7 +424,7 @@ static void test_probe_counters_only_with_probes(void **state)
 	r->st.slow_ns = 2500000000ULL;
 	r->st.slow_calls = 5;
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(
 		ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
 	assert_null(strstr(t, "lockscope_lock_osq"));
@@ -466,7 +467,7 @@ static void test_osq_vcpu_preempted_only_when_known(void **state)
 	r->osq_prev_read = 4;
 	r->osq_prev_preempted = 3;
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(
 		ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
 	assert_null(strstr(t, "lockscope_lock_osq_bailouts_vcpu_preempted"));
@@ -478,7 +479,7 @@ static void test_osq_vcpu_preempted_only_when_known(void **state)
 	free(t);
 	/* a counter: the next update adds the increase */
 	s.rows[0].osq_prev_preempted = 7;
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	assert_int_equal(
 		ls_prom_render(&t, &len, &p, &s, NULL, &m, LS_PROM_TEXT), 0);
 	assert_true(value(t, n) == 7);
@@ -498,7 +499,7 @@ static void test_escaping(void **state)
 	add(&s, 0x1000, LS_KIND_MUTEX, "we\"ird\\na\nme", "c", 1, 10);
 	ls_snap_index(&s);
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_non_null(strstr(t, "{lock=\"we\\\"ird\\\\na\\nme\",kind="
 				  "\"mutex\",caller=\"c\"} 1\n"));
@@ -522,7 +523,7 @@ static void test_snake_case_labels(void **state)
 	ls_snap_init(&s);
 	s.loss[LS_LOSS_RECURSION] = 3;
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_TEXT);
 	assert_non_null(strstr(t, "lockscope_losses_total{reason=\""
 				  "skipped_by_kernel_nested\"} 3\n"));
@@ -564,7 +565,7 @@ static void test_openmetrics_shape(void **state)
 	    10);
 	ls_snap_index(&s);
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &s), 0);
+	assert_int_equal(ls_prom_update(&p, &s, NULL), 0);
 	t = render(&p, &s, NULL, LS_PROM_OPENMETRICS);
 	n = strlen(t);
 	assert_true(n > 6 && !strcmp(t + n - 6, "# EOF\n"));
@@ -601,7 +602,7 @@ static void test_spin_share_interval(void **state)
 	cur.func_samples[LS_SPIN_FUNC_OTHER] = 1000; /* +100 */
 	cur.func_samples[LS_SPIN_FUNC_USER] = 25;    /* +25 */
 	ls_prom_init(&p, 10, 0, 1);
-	assert_int_equal(ls_prom_update(&p, &cur), 0);
+	assert_int_equal(ls_prom_update(&p, &cur, NULL), 0);
 	t = render(&p, &cur, &prev, LS_PROM_TEXT);
 	assert_true(
 		value(t, "lockscope_spin_share_ratio{function=\"osq_lock\"}") ==
@@ -688,12 +689,156 @@ static void test_listen_parse(void **state)
 	assert_int_equal(ls_parse_listen("", &ss, &len, &why), -EINVAL);
 }
 
+/* Forgotten locks (serve's default --forget): what they counted stays in
+ * their series, own or "other", and their slots go; a lock forgotten and
+ * made again (another lock_rows slot, counters from zero) counts on. */
+static void test_forgotten_locks_keep_counting(void **state)
+{
+	struct ls_snapshot s1, s2, s3;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s1);
+	ls_snap_init(&s2);
+	ls_snap_init(&s3);
+	add(&s1, 0x1000, LS_KIND_MUTEX, "mutex@a", "a", 30, 300)->st.slot = 1;
+	add(&s1, 0x2000, LS_KIND_MUTEX, "mutex@b", "b", 20, 200)->st.slot = 2;
+	add(&s1, 0x3000, LS_KIND_MUTEX, "mutex@c", "c", 10, 100)->st.slot = 3;
+	ls_snap_index(&s1);
+	ls_prom_init(&p, 1, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s1, NULL), 0);
+	assert_int_equal(p.nslots, 3);
+	/* a (own series) and c (other) forgotten; b waits on */
+	add(&s2, 0x2000, LS_KIND_MUTEX, "mutex@b", "b", 25, 250)->st.slot = 2;
+	ls_snap_index(&s2);
+	assert_int_equal(ls_prom_update(&p, &s2, &s1), 0);
+	assert_int_equal(p.nslots, 1);
+	t = render(&p, &s2, NULL, LS_PROM_TEXT);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"mutex@"
+			     "a\",kind=\"mutex\",caller=\"a\"}") == 30);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"other\","
+			     "kind=\"mutex\",caller=\"other\"}") == 35);
+	free(t);
+	/* a made again in another row: 5 more, on top of its 30 */
+	add(&s3, 0x1000, LS_KIND_MUTEX, "mutex@a", "a", 5, 50)->st.slot = 7;
+	r = add(&s3, 0x2000, LS_KIND_MUTEX, "mutex@b", "b", 26, 260);
+	r->st.slot = 2;
+	ls_snap_index(&s3);
+	assert_int_equal(ls_prom_update(&p, &s3, &s2), 0);
+	t = render(&p, &s3, NULL, LS_PROM_TEXT);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"mutex@"
+			     "a\",kind=\"mutex\",caller=\"a\"}") == 35);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"other\","
+			     "kind=\"mutex\",caller=\"other\"}") == 36);
+	free(t);
+	/* the same snapshot again: nothing counted twice */
+	assert_int_equal(ls_prom_update(&p, &s3, &s3), 0);
+	t = render(&p, &s3, NULL, LS_PROM_TEXT);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"mutex@"
+			     "a\",kind=\"mutex\",caller=\"a\"}") == 35);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s1);
+	ls_snap_free(&s2);
+	ls_snap_free(&s3);
+}
+
+/* serve --by cgroup: a cgroup's counters keep what its forgotten locks'
+ * entries counted, and a lock made again counts on from zero. */
+static void test_cgroup_keeps_forgotten_waits(void **state)
+{
+	struct ls_snapshot s1, s2, s3, scratch, carry;
+	struct ls_cgrow c = {.role = LS_CG_WAITER, .cgid = 5, .path = "/a"};
+	struct ls_prom cg;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s1);
+	ls_snap_init(&s2);
+	ls_snap_init(&s3);
+	ls_snap_init(&scratch);
+	ls_snap_init(&carry);
+	ls_prom_init(&cg, 4, 0, 1);
+	c.key = (struct ls_lock_key){.addr = 0x1000, .kind = LS_KIND_MUTEX};
+	c.v.waits = 10;
+	c.v.wait_ns = 1000;
+	assert_int_equal(ls_snap_add_cgrow(&s1, &c), 0);
+	c.key.addr = 0x2000;
+	c.v.waits = 4;
+	assert_int_equal(ls_snap_add_cgrow(&s1, &c), 0);
+	assert_int_equal(ls_prom_cg_update(&cg, &s1, NULL, &scratch, &carry),
+			 0);
+	/* the lock at 0x1000 forgotten, the other waits twice more */
+	c.v.waits = 6;
+	assert_int_equal(ls_snap_add_cgrow(&s2, &c), 0);
+	assert_int_equal(ls_prom_cg_update(&cg, &s2, &s1, &scratch, &carry), 0);
+	t = render(&cg, &scratch, NULL, LS_PROM_TEXT);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"/a\","
+			     "kind=\"unknown\",caller=\"-\"}") == 16);
+	free(t);
+	/* 0x2000 forgotten and made again: 1 wait since */
+	c.v.waits = 1;
+	assert_int_equal(ls_snap_add_cgrow(&s3, &c), 0);
+	assert_int_equal(ls_prom_cg_update(&cg, &s3, &s2, &scratch, &carry), 0);
+	t = render(&cg, &scratch, NULL, LS_PROM_TEXT);
+	assert_true(value(t, "lockscope_lock_contentions_total{lock=\"/a\","
+			     "kind=\"unknown\",caller=\"-\"}") == 17);
+	free(t);
+	ls_prom_free(&cg);
+	ls_snap_free(&s1);
+	ls_snap_free(&s2);
+	ls_snap_free(&s3);
+	ls_snap_free(&scratch);
+	ls_snap_free(&carry);
+}
+
+/* --by class: a class row takes its first instance's lock_rows slot; when
+ * that changes (a new first instance), nothing is counted twice. */
+static void test_class_row_slot_change(void **state)
+{
+	struct ls_snapshot s1, s2;
+	struct ls_prom p;
+	struct ls_row *r;
+	char *t;
+
+	(void)state;
+	ls_snap_init(&s1);
+	ls_snap_init(&s2);
+	r = add(&s1, 0x1001, LS_KIND_MUTEX, "pipe_inode_info.mutex", "w", 10,
+		100);
+	r->st.slot = 4;
+	r->instances = 2;
+	ls_snap_index(&s1);
+	ls_prom_init(&p, 4, 0, 1);
+	assert_int_equal(ls_prom_update(&p, &s1, NULL), 0);
+	r = add(&s2, 0x1001, LS_KIND_MUTEX, "pipe_inode_info.mutex", "w", 12,
+		120);
+	r->st.slot = 2;
+	r->instances = 3;
+	ls_snap_index(&s2);
+	assert_int_equal(ls_prom_update(&p, &s2, &s1), 0);
+	t = render(&p, &s2, NULL, LS_PROM_TEXT);
+	assert_true(value(t,
+			  "lockscope_lock_contentions_total{lock=\"pipe_"
+			  "inode_info.mutex\",kind=\"mutex\",caller=\"w\"}") ==
+		    12);
+	free(t);
+	ls_prom_free(&p);
+	ls_snap_free(&s1);
+	ls_snap_free(&s2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_histogram_buckets),
 		cmocka_unit_test(test_holder_series),
 		cmocka_unit_test(test_max_series_sticky_other),
+		cmocka_unit_test(test_forgotten_locks_keep_counting),
+		cmocka_unit_test(test_cgroup_keeps_forgotten_waits),
+		cmocka_unit_test(test_class_row_slot_change),
 		cmocka_unit_test(test_promotion_keeps_counters_monotonic),
 		cmocka_unit_test(test_same_labels_share_a_series),
 		cmocka_unit_test(test_no_address_unless_asked),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include "util/outfile.h"
 
@@ -293,6 +294,64 @@ static void fifo_made_during_run_is_kept(void **state)
 	unlink(path);
 }
 
+/* Temporary files are ".<name>.lockscope-<pid>.XXXXXX"; opening the same
+ * output removes those nobody holds (their lockscope was killed), and
+ * keeps one still held, another output's and anything named otherwise. */
+static void stale_temporaries_removed(void **state)
+{
+	static const char *const keep[] = {
+		".run.json.lockscope-12.held00",
+		".run.json.lockscope-12.toolong7",
+		".run.json.lockscope-x.abcdef",
+		".run.json.ABCDEF",
+		".other.json.lockscope-12.abcdef",
+	};
+	char want[64], buf[64];
+	struct ls_out o;
+	int held = -1, fd;
+
+	(void)state;
+	fd = open(at(".run.json.lockscope-999999.Stale1"), O_CREAT | O_WRONLY,
+		  0600);
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof(keep) / sizeof(*keep); i++) {
+		fd = open(at(keep[i]), O_CREAT | O_WRONLY, 0600);
+		assert_true(fd >= 0);
+		if (i == 0)
+			held = fd; /* a lockscope still writing it */
+		else
+			close(fd);
+	}
+	assert_int_equal(flock(held, LOCK_EX | LOCK_NB), 0);
+	assert_int_equal(ls_out_open(&o, at("run.json")), 0);
+	snprintf(want, sizeof(want), ".run.json.lockscope-%d.", (int)getpid());
+	assert_non_null(strstr(o.tmp, want));
+	assert_int_equal(access(at(".run.json.lockscope-999999.Stale1"), F_OK),
+			 -1);
+	for (size_t i = 0; i < sizeof(keep) / sizeof(*keep); i++)
+		assert_int_equal(access(at(keep[i]), F_OK), 0);
+	/* while this one is open, a second open of it leaves its file */
+	{
+		struct ls_out o2;
+		char tmp1[300];
+
+		snprintf(tmp1, sizeof(tmp1), "%s", o.tmp);
+		assert_int_equal(ls_out_open(&o2, at("run.json")), 0);
+		assert_int_equal(access(at(tmp1), F_OK), 0);
+		ls_out_abort(&o2);
+	}
+	fputs("run\n", o.f);
+	assert_int_equal(ls_out_commit(&o), 0);
+	slurp(at("run.json"), buf, sizeof(buf));
+	assert_string_equal(buf, "run\n");
+	close(held);
+	for (size_t i = 0; i < sizeof(keep) / sizeof(*keep); i++)
+		unlink(at(keep[i]));
+	unlink(at("run.json"));
+	assert_int_equal(entries(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +365,7 @@ int main(void)
 		cmocka_unit_test(write_error_names_reason),
 		cmocka_unit_test(abort_keeps_old),
 		cmocka_unit_test(fifo_made_during_run_is_kept),
+		cmocka_unit_test(stale_temporaries_removed),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
