@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "export/prom.h"
+#include "export/prom_write.h"
 #include "export/prom_cgroup.h"
 #include "model/hist.h"
 
@@ -23,96 +24,6 @@
 #define BUCKET_FIRST 8
 #define BUCKET_STEP 2
 
-const char *ls_prom_float(char *buf, size_t len, double v)
-{
-	if (isnan(v)) {
-		snprintf(buf, len, "NaN");
-		return buf;
-	}
-	if (isinf(v)) {
-		snprintf(buf, len, "%sInf", v > 0 ? "+" : "-");
-		return buf;
-	}
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	return buf;
-}
-
-struct out {
-	FILE *f;
-	enum ls_prom_format fmt;
-};
-
-/* Family header.  @name is the family: counters without "_total", info
- * metrics without "_info" (the sample names add them). */
-static void family(const struct out *o, const char *name, const char *type,
-		   const char *unit, const char *help)
-{
-	if (o->fmt == LS_PROM_OPENMETRICS) {
-		fprintf(o->f, "# TYPE %s %s\n", name, type);
-		if (unit)
-			fprintf(o->f, "# UNIT %s %s\n", name, unit);
-		fprintf(o->f, "# HELP %s %s\n", name, help);
-		return;
-	}
-	if (!strcmp(type, "counter")) {
-		fprintf(o->f, "# HELP %s_total %s\n", name, help);
-		fprintf(o->f, "# TYPE %s_total counter\n", name);
-	} else if (!strcmp(type, "info")) {
-		fprintf(o->f, "# HELP %s_info %s\n", name, help);
-		fprintf(o->f, "# TYPE %s_info gauge\n", name);
-	} else {
-		fprintf(o->f, "# HELP %s %s\n", name, help);
-		fprintf(o->f, "# TYPE %s %s\n", name, type);
-	}
-}
-
-/* Append label="value" (escaped) to @buf at *@off; a label that does not
- * fit is left out whole, the value cut at a character. */
-static void label(char *buf, size_t len, size_t *off, const char *name,
-		  const char *val)
-{
-	size_t o = *off;
-	int n = snprintf(buf + o, len - o, "%s%s=\"", o ? "," : "", name);
-
-	if (n < 0 || (size_t)n + 2 > len - o) {
-		buf[o] = '\0';
-		return;
-	}
-	o += (size_t)n;
-	for (const char *c = val; *c; c++) {
-		int esc = *c == '\\' || *c == '"' || *c == '\n';
-
-		if (o + (esc ? 2 : 1) + 2 > len)
-			break;
-		if (esc)
-			buf[o++] = '\\';
-		buf[o++] = *c == '\n' ? 'n' : *c;
-	}
-	buf[o++] = '"';
-	buf[o] = '\0';
-	*off = o;
-}
-
-static void sample_u64(const struct out *o, const char *name,
-		       const char *labels, uint64_t v)
-{
-	fprintf(o->f, "%s%s%s%s %" PRIu64 "\n", name, *labels ? "{" : "",
-		labels, *labels ? "}" : "", v);
-}
-
-static void sample_f(const struct out *o, const char *name, const char *labels,
-		     double v)
-{
-	char b[40];
-
-	fprintf(o->f, "%s%s%s%s %s\n", name, *labels ? "{" : "", labels,
-		*labels ? "}" : "", ls_prom_float(b, sizeof(b), v));
-}
-
 #define LABELS_MAX 1024
 
 static void series_labels(const struct ls_prom *p,
@@ -121,9 +32,9 @@ static void series_labels(const struct ls_prom *p,
 	size_t off = 0;
 
 	buf[0] = '\0';
-	label(buf, len, &off, "lock", s->lock);
-	label(buf, len, &off, "kind", s->kind);
-	label(buf, len, &off, "caller", s->caller);
+	ls_prom_label(buf, len, &off, "lock", s->lock);
+	ls_prom_label(buf, len, &off, "kind", s->kind);
+	ls_prom_label(buf, len, &off, "caller", s->caller);
 	if (p->with_addr) {
 		char a[24];
 
@@ -131,7 +42,7 @@ static void series_labels(const struct ls_prom *p,
 			snprintf(a, sizeof(a), "%" PRIx64, s->addr);
 		else
 			snprintf(a, sizeof(a), "other");
-		label(buf, len, &off, "addr", a);
+		ls_prom_label(buf, len, &off, "addr", a);
 	}
 }
 
@@ -212,15 +123,15 @@ static const struct {
 				  "hypervisor (steal_time.preempted)."},
 };
 
-static void lock_family(const struct out *o, const struct ls_prom *p,
+static void lock_family(const struct ls_prom_out *o, const struct ls_prom *p,
 			const struct ls_prom_series **all, size_t n,
 			enum lock_field fld)
 {
 	char name[96], labels[LABELS_MAX];
 	int counter = !strcmp(lock_fields[fld].type, "counter");
 
-	family(o, lock_fields[fld].name, lock_fields[fld].type,
-	       lock_fields[fld].unit, lock_fields[fld].help);
+	ls_prom_family(o, lock_fields[fld].name, lock_fields[fld].type,
+		       lock_fields[fld].unit, lock_fields[fld].help);
 	snprintf(name, sizeof(name), "%s%s", lock_fields[fld].name,
 		 counter ? "_total" : "");
 	for (size_t i = 0; i < n; i++) {
@@ -229,59 +140,65 @@ static void lock_family(const struct out *o, const struct ls_prom *p,
 		series_labels(p, s, labels, sizeof(labels));
 		switch (fld) {
 		case F_CONTENTIONS:
-			sample_u64(o, name, labels, s->c.contentions);
+			ls_prom_sample_u64(o, name, labels, s->c.contentions);
 			break;
 		case F_SPIN_S:
-			sample_f(o, name, labels, (double)s->c.spin_ns / 1e9);
+			ls_prom_sample_f(o, name, labels,
+					 (double)s->c.spin_ns / 1e9);
 			break;
 		case F_SLEEP_S:
-			sample_f(o, name, labels, (double)s->c.sleep_ns / 1e9);
+			ls_prom_sample_f(o, name, labels,
+					 (double)s->c.sleep_ns / 1e9);
 			break;
 		case F_SPIN_WON:
-			sample_u64(o, name, labels, s->c.spin_won);
+			ls_prom_sample_u64(o, name, labels, s->c.spin_won);
 			break;
 		case F_SPIN_FAILED:
-			sample_u64(o, name, labels, s->c.spin_failed);
+			ls_prom_sample_u64(o, name, labels, s->c.spin_failed);
 			break;
 		case F_GAVE_UP:
-			sample_u64(o, name, labels, s->c.gave_up);
+			ls_prom_sample_u64(o, name, labels, s->c.gave_up);
 			break;
 		case F_WAITERS:
-			sample_u64(o, name, labels, s->waiters);
+			ls_prom_sample_u64(o, name, labels, s->waiters);
 			break;
 		case F_PEAK:
-			sample_u64(o, name, labels, s->peak_waiters);
+			ls_prom_sample_u64(o, name, labels, s->peak_waiters);
 			break;
 		case F_OSQ_S:
-			sample_f(o, name, labels, (double)s->c.osq_ns / 1e9);
+			ls_prom_sample_f(o, name, labels,
+					 (double)s->c.osq_ns / 1e9);
 			break;
 		case F_OSQ_CALLS:
-			sample_u64(o, name, labels, s->c.osq_calls);
+			ls_prom_sample_u64(o, name, labels, s->c.osq_calls);
 			break;
 		case F_OSQ_BAILOUTS:
-			sample_u64(o, name, labels, s->c.osq_bailouts);
+			ls_prom_sample_u64(o, name, labels, s->c.osq_bailouts);
 			break;
 		case F_SLOW_S:
-			sample_f(o, name, labels, (double)s->c.slow_ns / 1e9);
+			ls_prom_sample_f(o, name, labels,
+					 (double)s->c.slow_ns / 1e9);
 			break;
 		case F_SLOW_CALLS:
-			sample_u64(o, name, labels, s->c.slow_calls);
+			ls_prom_sample_u64(o, name, labels, s->c.slow_calls);
 			break;
 		case F_OSQ_PREV_PREEMPTED:
-			sample_u64(o, name, labels, s->c.osq_prev_preempted);
+			ls_prom_sample_u64(o, name, labels,
+					   s->c.osq_prev_preempted);
 			break;
 		}
 	}
 }
 
-static void wait_histogram(const struct out *o, const struct ls_prom *p,
+static void wait_histogram(const struct ls_prom_out *o, const struct ls_prom *p,
 			   const struct ls_prom_series **all, size_t n)
 {
 	const char *name = "lockscope_lock_wait_seconds";
 	char labels[LABELS_MAX + 32], b[40], sn[64];
 
-	family(o, name, "histogram", "seconds",
-	       "Whole waits for the lock, first contention to acquisition.");
+	ls_prom_family(
+		o, name, "histogram", "seconds",
+		"Whole waits for the lock, first contention to acquisition.");
 	for (size_t i = 0; i < n; i++) {
 		const struct ls_prom_series *s = all[i];
 		size_t base;
@@ -294,133 +211,148 @@ static void wait_histogram(const struct out *o, const struct ls_prom *p,
 		     k += BUCKET_STEP) {
 			size_t off = base;
 
-			label(labels, sizeof(labels), &off, "le",
-			      ls_prom_float(b, sizeof(b),
-					    (double)ls_hist_lo(k) / 1e9));
-			sample_u64(o, sn, labels,
-				   ls_hist_cum(s->c.hist, k - 1));
+			ls_prom_label(
+				labels, sizeof(labels), &off, "le",
+				ls_prom_float(b, sizeof(b),
+					      (double)ls_hist_lo(k) / 1e9));
+			ls_prom_sample_u64(o, sn, labels,
+					   ls_hist_cum(s->c.hist, k - 1));
 			labels[base] = '\0';
 		}
 		{
 			size_t off = base;
 
-			label(labels, sizeof(labels), &off, "le", "+Inf");
-			sample_u64(o, sn, labels, count);
+			ls_prom_label(labels, sizeof(labels), &off, "le",
+				      "+Inf");
+			ls_prom_sample_u64(o, sn, labels, count);
 			labels[base] = '\0';
 		}
 		snprintf(sn, sizeof(sn), "%s_sum", name);
-		sample_f(o, sn, labels, (double)s->c.total_ns / 1e9);
+		ls_prom_sample_f(o, sn, labels, (double)s->c.total_ns / 1e9);
 		snprintf(sn, sizeof(sn), "%s_count", name);
-		sample_u64(o, sn, labels, count);
+		ls_prom_sample_u64(o, sn, labels, count);
 	}
 }
 
-static void one_label(char *buf, size_t len, const char *name, const char *val)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	label(buf, len, &off, name, val);
-}
-
-static void self_metrics(const struct out *o, const struct ls_prom *p,
+static void self_metrics(const struct ls_prom_out *o, const struct ls_prom *p,
 			 const struct ls_snapshot *s,
 			 const struct ls_prom_meta *m)
 {
 	char l[256], b[64];
 
-	family(o, "lockscope_build", "info", NULL, "lockscope's version.");
-	one_label(l, sizeof(l), "version", m->version ? m->version : "");
-	sample_u64(o, "lockscope_build_info", l, 1);
+	ls_prom_family(o, "lockscope_build", "info", NULL,
+		       "lockscope's version.");
+	ls_prom_one_label(l, sizeof(l), "version",
+			  m->version ? m->version : "");
+	ls_prom_sample_u64(o, "lockscope_build_info", l, 1);
 
 	if (m->src && m->nsrc) {
-		family(o, "lockscope_source_active", "gauge", NULL,
-		       "1 when the data source is collecting (see lockscope "
-		       "doctor).");
+		ls_prom_family(
+			o, "lockscope_source_active", "gauge", NULL,
+			"1 when the data source is collecting (see lockscope "
+			"doctor).");
 		for (unsigned i = 0; i < m->nsrc; i++) {
 			size_t off = 0;
 
 			l[0] = '\0';
-			label(l, sizeof(l), &off, "source", m->src[i].name);
-			label(l, sizeof(l), &off, "mechanism", m->src[i].mech);
-			sample_u64(o, "lockscope_source_active", l,
-				   m->src[i].active ? 1 : 0);
+			ls_prom_label(l, sizeof(l), &off, "source",
+				      m->src[i].name);
+			ls_prom_label(l, sizeof(l), &off, "mechanism",
+				      m->src[i].mech);
+			ls_prom_sample_u64(o, "lockscope_source_active", l,
+					   m->src[i].active ? 1 : 0);
 		}
 	}
 
-	family(o, "lockscope_collections", "counter", NULL,
-	       "Reads of the BPF maps into a snapshot.");
-	sample_u64(o, "lockscope_collections_total", "", m->collections);
-	family(o, "lockscope_collection_errors", "counter", NULL,
-	       "Reads of the BPF maps that failed (the last good snapshot is "
-	       "served).");
-	sample_u64(o, "lockscope_collection_errors_total", "",
-		   m->collection_errors);
-	family(o, "lockscope_collection_duration_seconds", "gauge", "seconds",
-	       "How long the last collection took (map reads and series "
-	       "assignment).");
-	sample_f(o, "lockscope_collection_duration_seconds", "",
-		 m->collection_s);
-	family(o, "lockscope_collection_interval_seconds", "gauge", "seconds",
-	       "Configured time between collections.");
-	sample_f(o, "lockscope_collection_interval_seconds", "", m->interval_s);
-	family(o, "lockscope_last_collection_timestamp_seconds", "gauge",
-	       "seconds", "Unix time of the last successful collection.");
-	sample_f(o, "lockscope_last_collection_timestamp_seconds", "",
-		 m->last_collection_unix);
+	ls_prom_family(o, "lockscope_collections", "counter", NULL,
+		       "Reads of the BPF maps into a snapshot.");
+	ls_prom_sample_u64(o, "lockscope_collections_total", "",
+			   m->collections);
+	ls_prom_family(
+		o, "lockscope_collection_errors", "counter", NULL,
+		"Reads of the BPF maps that failed (the last good snapshot is "
+		"served).");
+	ls_prom_sample_u64(o, "lockscope_collection_errors_total", "",
+			   m->collection_errors);
+	ls_prom_family(
+		o, "lockscope_collection_duration_seconds", "gauge", "seconds",
+		"How long the last collection took (map reads and series "
+		"assignment).");
+	ls_prom_sample_f(o, "lockscope_collection_duration_seconds", "",
+			 m->collection_s);
+	ls_prom_family(o, "lockscope_collection_interval_seconds", "gauge",
+		       "seconds", "Configured time between collections.");
+	ls_prom_sample_f(o, "lockscope_collection_interval_seconds", "",
+			 m->interval_s);
+	ls_prom_family(o, "lockscope_last_collection_timestamp_seconds",
+		       "gauge", "seconds",
+		       "Unix time of the last successful collection.");
+	ls_prom_sample_f(o, "lockscope_last_collection_timestamp_seconds", "",
+			 m->last_collection_unix);
 
-	family(o, "lockscope_lock_table_entries", "gauge", NULL,
-	       "Locks in the BPF lock table (after -p/-T/-L filters).");
-	sample_u64(o, "lockscope_lock_table_entries", "", p->nrows);
-	family(o, "lockscope_lock_table_size", "gauge", NULL,
-	       "Capacity of the BPF lock table (--max-locks).");
-	sample_u64(o, "lockscope_lock_table_size", "", m->lock_table_size);
-	family(o, "lockscope_forget_after_intervals", "gauge", NULL,
-	       "Collections a lock stays idle before it leaves the tables "
-	       "(--forget; 0: never).");
-	sample_u64(o, "lockscope_forget_after_intervals", "", m->forget);
-	family(o, "lockscope_locks_forgotten", "counter", NULL,
-	       "Idle locks that left the tables; what they counted stays in "
-	       "their series.");
-	sample_u64(o, "lockscope_locks_forgotten_total", "", m->forgotten);
-	family(o, "lockscope_locks", "gauge", NULL,
-	       "Locks by where they are exported: own series, summed into the "
-	       "series of lock other, or pending a caller.");
-	one_label(l, sizeof(l), "series", "own");
-	sample_u64(o, "lockscope_locks", l, p->nrows - p->nother - p->npending);
-	one_label(l, sizeof(l), "series", "other");
-	sample_u64(o, "lockscope_locks", l, p->nother);
-	one_label(l, sizeof(l), "series", "pending");
-	sample_u64(o, "lockscope_locks", l, p->npending);
-	family(o, "lockscope_lock_series_limit", "gauge", NULL,
-	       "Most locks exported as their own series (--max-series).");
-	sample_u64(o, "lockscope_lock_series_limit", "", p->max_series);
+	ls_prom_family(o, "lockscope_lock_table_entries", "gauge", NULL,
+		       "Locks in the BPF lock table (after -p/-T/-L filters).");
+	ls_prom_sample_u64(o, "lockscope_lock_table_entries", "", p->nrows);
+	ls_prom_family(o, "lockscope_lock_table_size", "gauge", NULL,
+		       "Capacity of the BPF lock table (--max-locks).");
+	ls_prom_sample_u64(o, "lockscope_lock_table_size", "",
+			   m->lock_table_size);
+	ls_prom_family(
+		o, "lockscope_forget_after_intervals", "gauge", NULL,
+		"Collections a lock stays idle before it leaves the tables "
+		"(--forget; 0: never).");
+	ls_prom_sample_u64(o, "lockscope_forget_after_intervals", "",
+			   m->forget);
+	ls_prom_family(
+		o, "lockscope_locks_forgotten", "counter", NULL,
+		"Idle locks that left the tables; what they counted stays in "
+		"their series.");
+	ls_prom_sample_u64(o, "lockscope_locks_forgotten_total", "",
+			   m->forgotten);
+	ls_prom_family(
+		o, "lockscope_locks", "gauge", NULL,
+		"Locks by where they are exported: own series, summed into the "
+		"series of lock other, or pending a caller.");
+	ls_prom_one_label(l, sizeof(l), "series", "own");
+	ls_prom_sample_u64(o, "lockscope_locks", l,
+			   p->nrows - p->nother - p->npending);
+	ls_prom_one_label(l, sizeof(l), "series", "other");
+	ls_prom_sample_u64(o, "lockscope_locks", l, p->nother);
+	ls_prom_one_label(l, sizeof(l), "series", "pending");
+	ls_prom_sample_u64(o, "lockscope_locks", l, p->npending);
+	ls_prom_family(
+		o, "lockscope_lock_series_limit", "gauge", NULL,
+		"Most locks exported as their own series (--max-series).");
+	ls_prom_sample_u64(o, "lockscope_lock_series_limit", "", p->max_series);
 
-	family(o, "lockscope_lock_series_changes", "counter", NULL,
-	       "Locks moved from lock other into a series of their own "
-	       "(promoted) and series given up for them (demoted).");
-	one_label(l, sizeof(l), "change", "promoted");
-	sample_u64(o, "lockscope_lock_series_changes_total", l, p->promoted);
-	one_label(l, sizeof(l), "change", "demoted");
-	sample_u64(o, "lockscope_lock_series_changes_total", l, p->demoted);
+	ls_prom_family(o, "lockscope_lock_series_changes", "counter", NULL,
+		       "Locks moved from lock other into a series of their own "
+		       "(promoted) and series given up for them (demoted).");
+	ls_prom_one_label(l, sizeof(l), "change", "promoted");
+	ls_prom_sample_u64(o, "lockscope_lock_series_changes_total", l,
+			   p->promoted);
+	ls_prom_one_label(l, sizeof(l), "change", "demoted");
+	ls_prom_sample_u64(o, "lockscope_lock_series_changes_total", l,
+			   p->demoted);
 
-	family(o, "lockscope_events", "counter", NULL,
-	       "Events seen by lockscope's BPF programs.");
+	ls_prom_family(o, "lockscope_events", "counter", NULL,
+		       "Events seen by lockscope's BPF programs.");
 	for (unsigned i = 0; i < LS_CTR_MAX; i++) {
-		one_label(l, sizeof(l), "event",
-			  ls_name_key(b, sizeof(b), ls_ctr_name(i)));
-		sample_u64(o, "lockscope_events_total", l, s->ctr[i]);
+		ls_prom_one_label(l, sizeof(l), "event",
+				  ls_name_key(b, sizeof(b), ls_ctr_name(i)));
+		ls_prom_sample_u64(o, "lockscope_events_total", l, s->ctr[i]);
 	}
-	family(o, "lockscope_losses", "counter", NULL,
-	       "Events lockscope could not record fully, by reason.");
+	ls_prom_family(o, "lockscope_losses", "counter", NULL,
+		       "Events lockscope could not record fully, by reason.");
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++) {
-		one_label(l, sizeof(l), "reason",
-			  ls_name_key(b, sizeof(b), ls_loss_name(i)));
-		sample_u64(o, "lockscope_losses_total", l, s->loss[i]);
+		ls_prom_one_label(l, sizeof(l), "reason",
+				  ls_name_key(b, sizeof(b), ls_loss_name(i)));
+		ls_prom_sample_u64(o, "lockscope_losses_total", l, s->loss[i]);
 	}
 }
 
-static void sampler_metrics(const struct out *o, const struct ls_snapshot *s,
+static void sampler_metrics(const struct ls_prom_out *o,
+			    const struct ls_snapshot *s,
 			    const struct ls_snapshot *prev)
 {
 	uint64_t all = 0, dall = 0;
@@ -433,111 +365,127 @@ static void sampler_metrics(const struct out *o, const struct ls_snapshot *s,
 				 ? prev->func_samples[i]
 				 : 0);
 	}
-	family(o, "lockscope_cpu_samples", "counter", NULL,
-	       "cpu-clock samples taken by the sampler on all CPUs.");
-	sample_u64(o, "lockscope_cpu_samples_total", "", all);
+	ls_prom_family(o, "lockscope_cpu_samples", "counter", NULL,
+		       "cpu-clock samples taken by the sampler on all CPUs.");
+	ls_prom_sample_u64(o, "lockscope_cpu_samples_total", "", all);
 	if (!s->nfuncs)
 		return;
-	family(o, "lockscope_spin_samples", "counter", NULL,
-	       "cpu-clock samples whose instruction pointer was in the spin "
-	       "function.");
+	ls_prom_family(
+		o, "lockscope_spin_samples", "counter", NULL,
+		"cpu-clock samples whose instruction pointer was in the spin "
+		"function.");
 	for (unsigned i = 0; i < s->nfuncs; i++) {
-		one_label(l, sizeof(l), "function", s->func_name[i]);
-		sample_u64(o, "lockscope_spin_samples_total", l,
-			   s->func_samples[i]);
+		ls_prom_one_label(l, sizeof(l), "function", s->func_name[i]);
+		ls_prom_sample_u64(o, "lockscope_spin_samples_total", l,
+				   s->func_samples[i]);
 	}
-	family(o, "lockscope_spin_share_ratio", "gauge", NULL,
-	       "Share of CPU time spent in the spin function during the last "
-	       "collection interval (0 to 1, over all CPUs).");
+	ls_prom_family(
+		o, "lockscope_spin_share_ratio", "gauge", NULL,
+		"Share of CPU time spent in the spin function during the last "
+		"collection interval (0 to 1, over all CPUs).");
 	for (unsigned i = 0; i < s->nfuncs; i++) {
 		uint64_t d = s->func_samples[i];
 
 		if (prev && prev->func_samples[i] <= d)
 			d -= prev->func_samples[i];
-		one_label(l, sizeof(l), "function", s->func_name[i]);
-		sample_f(o, "lockscope_spin_share_ratio", l,
-			 dall ? (double)d / (double)dall : 0.0);
+		ls_prom_one_label(l, sizeof(l), "function", s->func_name[i]);
+		ls_prom_sample_f(o, "lockscope_spin_share_ratio", l,
+				 dall ? (double)d / (double)dall : 0.0);
 	}
 }
 
 /* The hypervisor's steal time per CPU since start (/proc/stat's steal
  * column), when /proc/stat has one. */
-static void steal_metrics(const struct out *o, const struct ls_snapshot *s)
+static void steal_metrics(const struct ls_prom_out *o,
+			  const struct ls_snapshot *s)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 	char l[32];
 
 	if (!s->steal.ncpus || hz <= 0)
 		return;
-	family(o, "lockscope_cpu_steal_seconds", "counter", "seconds",
-	       "Time the hypervisor gave this vCPU's physical CPU to something "
-	       "else while the vCPU was runnable (steal), since start.");
+	ls_prom_family(
+		o, "lockscope_cpu_steal_seconds", "counter", "seconds",
+		"Time the hypervisor gave this vCPU's physical CPU to "
+		"something "
+		"else while the vCPU was runnable (steal), since start.");
 	for (unsigned i = 0; i < s->steal.ncpus; i++) {
 		snprintf(l, sizeof(l), "cpu=\"%u\"", i);
-		sample_f(o, "lockscope_cpu_steal_seconds_total", l,
-			 (double)s->steal.cpu[i] / (double)hz);
+		ls_prom_sample_f(o, "lockscope_cpu_steal_seconds_total", l,
+				 (double)s->steal.cpu[i] / (double)hz);
 	}
 }
 
-static void cost_metrics(const struct out *o, const struct ls_snapshot *s,
+static void cost_metrics(const struct ls_prom_out *o,
+			 const struct ls_snapshot *s,
 			 const struct ls_prom_meta *m)
 {
 	char l[128];
 
-	family(o, "lockscope_bpf_stats_enabled", "gauge", NULL,
-	       "1 when BPF run-time statistics (lockscope's own cost) are on.");
-	sample_u64(o, "lockscope_bpf_stats_enabled", "", m->run_stats ? 1 : 0);
+	ls_prom_family(o, "lockscope_bpf_stats_enabled", "gauge", NULL,
+		       "1 when BPF run-time statistics (lockscope's own cost) "
+		       "are on.");
+	ls_prom_sample_u64(o, "lockscope_bpf_stats_enabled", "",
+			   m->run_stats ? 1 : 0);
 	if (!m->run_stats || !s->nprogs)
 		return;
-	family(o, "lockscope_bpf_program_runs", "counter", NULL,
-	       "Runs of lockscope's BPF program.");
+	ls_prom_family(o, "lockscope_bpf_program_runs", "counter", NULL,
+		       "Runs of lockscope's BPF program.");
 	for (unsigned i = 0; i < s->nprogs; i++) {
-		one_label(l, sizeof(l), "program", s->prog[i].name);
-		sample_u64(o, "lockscope_bpf_program_runs_total", l,
-			   s->prog[i].run_cnt);
+		ls_prom_one_label(l, sizeof(l), "program", s->prog[i].name);
+		ls_prom_sample_u64(o, "lockscope_bpf_program_runs_total", l,
+				   s->prog[i].run_cnt);
 	}
-	family(o, "lockscope_bpf_program_run_seconds", "counter", "seconds",
-	       "CPU time spent in lockscope's BPF program (kernel run-time "
-	       "stats).");
+	ls_prom_family(
+		o, "lockscope_bpf_program_run_seconds", "counter", "seconds",
+		"CPU time spent in lockscope's BPF program (kernel run-time "
+		"stats).");
 	for (unsigned i = 0; i < s->nprogs; i++) {
-		one_label(l, sizeof(l), "program", s->prog[i].name);
-		sample_f(o, "lockscope_bpf_program_run_seconds_total", l,
-			 (double)s->prog[i].run_ns / 1e9);
+		ls_prom_one_label(l, sizeof(l), "program", s->prog[i].name);
+		ls_prom_sample_f(o, "lockscope_bpf_program_run_seconds_total",
+				 l, (double)s->prog[i].run_ns / 1e9);
 	}
-	family(o, "lockscope_bpf_program_recursion_misses", "counter", NULL,
-	       "Runs of lockscope's BPF program skipped because it was already "
-	       "running on the CPU.");
+	ls_prom_family(o, "lockscope_bpf_program_recursion_misses", "counter",
+		       NULL,
+		       "Runs of lockscope's BPF program skipped because it was "
+		       "already "
+		       "running on the CPU.");
 	for (unsigned i = 0; i < s->nprogs; i++) {
-		one_label(l, sizeof(l), "program", s->prog[i].name);
-		sample_u64(o, "lockscope_bpf_program_recursion_misses_total", l,
-			   s->prog[i].misses);
+		ls_prom_one_label(l, sizeof(l), "program", s->prog[i].name);
+		ls_prom_sample_u64(
+			o, "lockscope_bpf_program_recursion_misses_total", l,
+			s->prog[i].misses);
 	}
 }
 
-static void process_metrics(const struct out *o, const struct ls_prom_meta *m)
+static void process_metrics(const struct ls_prom_out *o,
+			    const struct ls_prom_meta *m)
 {
 	if (!m->have_process)
 		return;
-	family(o, "process_cpu_seconds", "counter", "seconds",
-	       "User and system CPU time spent by lockscope's user space.");
-	sample_f(o, "process_cpu_seconds_total", "", m->cpu_s);
-	family(o, "process_resident_memory_bytes", "gauge", "bytes",
-	       "Resident memory size in bytes.");
-	sample_u64(o, "process_resident_memory_bytes", "", m->rss_bytes);
-	family(o, "process_virtual_memory_bytes", "gauge", "bytes",
-	       "Virtual memory size in bytes.");
-	sample_u64(o, "process_virtual_memory_bytes", "", m->vsz_bytes);
-	family(o, "process_start_time_seconds", "gauge", "seconds",
-	       "Start time of the process since the Unix epoch in seconds.");
-	sample_f(o, "process_start_time_seconds", "", m->start_unix);
-	family(o, "process_max_fds", "gauge", NULL,
-	       "Maximum number of open file descriptors.");
-	sample_u64(o, "process_max_fds", "", m->max_fds);
+	ls_prom_family(
+		o, "process_cpu_seconds", "counter", "seconds",
+		"User and system CPU time spent by lockscope's user space.");
+	ls_prom_sample_f(o, "process_cpu_seconds_total", "", m->cpu_s);
+	ls_prom_family(o, "process_resident_memory_bytes", "gauge", "bytes",
+		       "Resident memory size in bytes.");
+	ls_prom_sample_u64(o, "process_resident_memory_bytes", "",
+			   m->rss_bytes);
+	ls_prom_family(o, "process_virtual_memory_bytes", "gauge", "bytes",
+		       "Virtual memory size in bytes.");
+	ls_prom_sample_u64(o, "process_virtual_memory_bytes", "", m->vsz_bytes);
+	ls_prom_family(
+		o, "process_start_time_seconds", "gauge", "seconds",
+		"Start time of the process since the Unix epoch in seconds.");
+	ls_prom_sample_f(o, "process_start_time_seconds", "", m->start_unix);
+	ls_prom_family(o, "process_max_fds", "gauge", NULL,
+		       "Maximum number of open file descriptors.");
+	ls_prom_sample_u64(o, "process_max_fds", "", m->max_fds);
 }
 
 /* The holder side: waits and their time by the holder's state when they
  * began (a holder_state label), and handoff tenure. */
-static void holder_metrics(const struct out *o, const struct ls_prom *p,
+static void holder_metrics(const struct ls_prom_out *o, const struct ls_prom *p,
 			   const struct ls_prom_series **all, size_t n)
 {
 	char l[LABELS_MAX + 48];
@@ -547,12 +495,13 @@ static void holder_metrics(const struct out *o, const struct ls_prom *p,
 					: "lockscope_lock_holder_waits";
 		char sn[64];
 
-		family(o, name, "counter", secs ? "seconds" : NULL,
-		       secs ? "Wait time by the state of the lock's holder "
-			      "when the wait began."
-			    : "Completed waits by the state of the lock's "
-			      "holder when the wait began (owner word of a "
-			      "mutex, rwsem or rt_mutex; else unknown).");
+		ls_prom_family(
+			o, name, "counter", secs ? "seconds" : NULL,
+			secs ? "Wait time by the state of the lock's holder "
+			       "when the wait began."
+			     : "Completed waits by the state of the lock's "
+			       "holder when the wait began (owner word of a "
+			       "mutex, rwsem or rt_mutex; else unknown).");
 		snprintf(sn, sizeof(sn), "%s_total", name);
 		for (size_t i = 0; i < n; i++)
 			for (unsigned h = 0; h < LS_HOLDER_MAX; h++) {
@@ -560,40 +509,44 @@ static void holder_metrics(const struct out *o, const struct ls_prom *p,
 
 				series_labels(p, all[i], l, sizeof(l));
 				off = strlen(l);
-				label(l, sizeof(l), &off, "holder_state",
-				      ls_holder_name(h));
+				ls_prom_label(l, sizeof(l), &off,
+					      "holder_state",
+					      ls_holder_name(h));
 				if (secs)
-					sample_f(
+					ls_prom_sample_f(
 						o, sn, l,
 						(double)all[i]->c.holder_ns[h] /
 							1e9);
 				else
-					sample_u64(o, sn, l,
-						   all[i]->c.holder_waits[h]);
+					ls_prom_sample_u64(
+						o, sn, l,
+						all[i]->c.holder_waits[h]);
 			}
 	}
-	family(o, "lockscope_lock_tenure_seconds", "counter", "seconds",
-	       "Holder tenure while others waited, one successful "
-	       "contention_end to the next: an upper bound (handoff latency "
-	       "included).");
+	ls_prom_family(
+		o, "lockscope_lock_tenure_seconds", "counter", "seconds",
+		"Holder tenure while others waited, one successful "
+		"contention_end to the next: an upper bound (handoff latency "
+		"included).");
 	for (size_t i = 0; i < n; i++) {
 		series_labels(p, all[i], l, sizeof(l));
-		sample_f(o, "lockscope_lock_tenure_seconds_total", l,
-			 (double)all[i]->c.tenure_ns / 1e9);
+		ls_prom_sample_f(o, "lockscope_lock_tenure_seconds_total", l,
+				 (double)all[i]->c.tenure_ns / 1e9);
 	}
 }
 
 /* Wait-for chains: the wait time of waits whose holder was itself waiting
  * on another lock, by that lock's class (a bounded blocked_on label). */
-static void chain_metrics(const struct out *o, const struct ls_prom *p,
+static void chain_metrics(const struct ls_prom_out *o, const struct ls_prom *p,
 			  const struct ls_prom_series **all, size_t n)
 {
 	char l[LABELS_MAX + 48 + LS_NAME_MAX];
 
-	family(o, "lockscope_lock_chain_wait_seconds", "counter", "seconds",
-	       "Wait time of waits whose holder was itself waiting on another "
-	       "lock when they began, by that lock's class (blocked_on: the "
-	       "first 8 classes met, the others \"other\").");
+	ls_prom_family(
+		o, "lockscope_lock_chain_wait_seconds", "counter", "seconds",
+		"Wait time of waits whose holder was itself waiting on another "
+		"lock when they began, by that lock's class (blocked_on: the "
+		"first 8 classes met, the others \"other\").");
 	for (size_t i = 0; i < n; i++)
 		for (unsigned k = 0; k <= LS_PROM_CHAIN_TO; k++) {
 			size_t off;
@@ -602,10 +555,12 @@ static void chain_metrics(const struct out *o, const struct ls_prom *p,
 				continue;
 			series_labels(p, all[i], l, sizeof(l));
 			off = strlen(l);
-			label(l, sizeof(l), &off, "blocked_on",
-			      k < p->nchain_to ? p->chain_to[k] : "other");
-			sample_f(o, "lockscope_lock_chain_wait_seconds_total",
-				 l, (double)all[i]->c.chain_ns[k] / 1e9);
+			ls_prom_label(l, sizeof(l), &off, "blocked_on",
+				      k < p->nchain_to ? p->chain_to[k]
+						       : "other");
+			ls_prom_sample_f(
+				o, "lockscope_lock_chain_wait_seconds_total", l,
+				(double)all[i]->c.chain_ns[k] / 1e9);
 		}
 }
 
@@ -615,7 +570,7 @@ static int write_all(FILE *f, const struct ls_prom *p,
 		     const struct ls_snapshot *prev,
 		     const struct ls_prom_meta *m, enum ls_prom_format fmt)
 {
-	struct out o = {f, fmt};
+	struct ls_prom_out o = {f, fmt};
 	const struct ls_prom_series **all;
 	size_t n;
 
