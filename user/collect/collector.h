@@ -36,6 +36,7 @@ struct ls_collector_opts {
 	const char *cgroup; /* --cgroup: only tasks in this cgroup subtree */
 	const struct ls_filter *fold_filter; /* applied before folding */
 	int hold;    /* --hold: hold times of contended locks (hold.bpf.c) */
+	int whatif;  /* whatif: delay injection (bpf/whatif.bpf.h) */
 	int verbose; /* libbpf debug output */
 	const char *kallsyms; /* path, default /proc/kallsyms */
 };
