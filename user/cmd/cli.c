@@ -110,7 +110,7 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 	snprintf(obj, sizeof(obj), "command '%.64s'", arg);
 	ls_fail("run", obj,
 		"unknown command (top, hist, doctor, serve, record, compare, "
-		"report)");
+		"report, whatif)");
 	p->printed = 1;
 	return EINVAL;
 }
@@ -140,6 +140,10 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 	case 'p':
 		return parse_u32(p, name, arg, 1, 4194304, &o->col.tgid);
 	case 'L':
+		/* whatif's list (the command word may come after -L) */
+		if (o->wif.nlocks < LS_WIF_MAX_TARGETS)
+			o->wif.locks[o->wif.nlocks] = arg;
+		o->wif.nlocks++;
 		o->lock_arg = arg;
 		if (ls_parse_addr(arg, &o->filter.addr))
 			o->filter.name = arg;
@@ -244,6 +248,20 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return err ? bad_num(p, name, arg, err,
 				     "must be between 0 and 1000000 percent")
 			   : 0;
+	case LS_OPT_DELAYS:
+	case LS_OPT_METRIC: {
+		char why[160];
+
+		err = key == LS_OPT_DELAYS
+			      ? ls_wif_parse_delays(arg, &o->wif, why,
+						    sizeof(why))
+			      : ls_wif_parse_metric(arg, &o->wif, why,
+						    sizeof(why));
+		return err ? bad(p, name, arg, why) : 0;
+	}
+	case LS_OPT_ROUNDS:
+		return parse_u32(p, name, arg, 1, LS_WIF_MAX_ROUNDS,
+				 &o->wif.rounds);
 	case LS_OPT_MIN_SHARE:
 		o->min_share_set = 1;
 		err = ls_parse_percent(arg, 0, 100, &o->min_share);
@@ -368,6 +386,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case LS_OPT_ALLOW_ROOT:
 		p->o->allow_root = 1;
+		return 0;
+	case LS_OPT_YES_PERTURB:
+		p->o->wif.yes = 1;
+		return 0;
+	case LS_OPT_PLACEBO:
+		p->o->wif.placebo = 1;
 		return 0;
 	}
 	return parse_value(p, key, arg);
@@ -503,6 +527,14 @@ static int check_command(const struct ls_opts *o)
 	else if (o->cmd == LS_CMD_COMPARE && !o->nfiles)
 		why = "compare needs BASE files before -- (compare "
 		      "BASE.json... -- NEW.json...)";
+	else if (o->cmd == LS_CMD_WHATIF && !o->argv)
+		why = "whatif needs a PROGRAM after -- (its throughput is "
+		      "what is measured)";
+	else if (o->cmd == LS_CMD_WHATIF && o->wif.nlocks > LS_WIF_MAX_TARGETS)
+		why = "whatif takes at most 8 locks (-L)";
+	else if (o->cmd == LS_CMD_WHATIF && !o->wif.yes)
+		why = "whatif slows the machine on purpose: give "
+		      "--yes-perturb";
 	else if (o->cmd == LS_CMD_COMPARE && !o->argv)
 		why = "compare needs -- and NEW files after it (compare "
 		      "BASE.json... -- NEW.json...)";
@@ -578,6 +610,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	o->interval = 1.0;
 	o->nlocks = 10;
 	o->cmd = LS_CMD_TOP;
+	ls_wif_opts_default(&o->wif);
 	o->listen = LS_DEF_LISTEN;
 	o->user = "nobody";
 	o->max_series = LS_PROM_DEF_MAX_SERIES;

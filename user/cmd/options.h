@@ -35,6 +35,11 @@ enum ls_opt_key {
 	LS_OPT_BY,
 	LS_OPT_CGROUP,
 	LS_OPT_MAX_CGROUPS,
+	LS_OPT_DELAYS,
+	LS_OPT_ROUNDS,
+	LS_OPT_METRIC,
+	LS_OPT_YES_PERTURB,
+	LS_OPT_PLACEBO,
 };
 
 #define LS_OPT_MAX 64 /* rows of the table: bits of a uint64_t */
