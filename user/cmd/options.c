@@ -58,7 +58,7 @@ const char *const ls_examples[] = {
 	"new2.json",
 	"lockscope hist -d 5 --folded waits.folded",
 	"lockscope whatif --yes-perturb -- stress-ng --netlink-task 2 -t 3s",
-	"lockscope whatif -L pipe_inode_info.mutex --delays 1,2,4 --metric "
+	"lockscope whatif -L pipe_inode_info.mutex --delays 10,20,40 --metric "
 	"ops --yes-perturb -- ./bench",
 };
 
@@ -261,7 +261,7 @@ const struct ls_opt_def ls_opt_defs[] = {
 	 WHATIF},
 	{{"delays", LS_OPT_DELAYS, "LIST", 0,
 	  "Delays per acquisition in us (ns, us, ms suffixes; default "
-	  "1,2,4); zero-delay runs are always made",
+	  "5,10,20); zero-delay runs are always made",
 	  5},
 	 WHATIF},
 	{{"rounds", LS_OPT_ROUNDS, "N", 0,

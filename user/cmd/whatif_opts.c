@@ -17,7 +17,7 @@
 void ls_wif_opts_default(struct ls_wif_opts *w)
 {
 	*w = (struct ls_wif_opts){
-		.delays_us = {1, 2, 4},
+		.delays_us = {5, 10, 20},
 		.ndelays = 3,
 		.rounds = LS_WIF_DEF_ROUNDS,
 	};
