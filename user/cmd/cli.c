@@ -139,8 +139,7 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return parse_u32(p, name, arg, 1, 1000000, &o->count);
 	case 'p':
 		return parse_u32(p, name, arg, 1, 4194304, &o->col.tgid);
-	case 'L':
-		/* whatif's list (the command word may come after -L) */
+	case 'L': /* whatif keeps a list: its command word may follow */
 		if (o->wif.nlocks < LS_WIF_MAX_TARGETS)
 			o->wif.locks[o->wif.nlocks] = arg;
 		o->wif.nlocks++;
@@ -249,19 +248,13 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 				     "must be between 0 and 1000000 percent")
 			   : 0;
 	case LS_OPT_DELAYS:
-	case LS_OPT_METRIC: {
+	case LS_OPT_METRIC:
+	case LS_OPT_ROUNDS: {
 		char why[160];
 
-		err = key == LS_OPT_DELAYS
-			      ? ls_wif_parse_delays(arg, &o->wif, why,
-						    sizeof(why))
-			      : ls_wif_parse_metric(arg, &o->wif, why,
-						    sizeof(why));
+		err = ls_wif_parse_opt(&o->wif, key, arg, why, sizeof(why));
 		return err ? bad(p, name, arg, why) : 0;
 	}
-	case LS_OPT_ROUNDS:
-		return parse_u32(p, name, arg, 1, LS_WIF_MAX_ROUNDS,
-				 &o->wif.rounds);
 	case LS_OPT_MIN_SHARE:
 		o->min_share_set = 1;
 		err = ls_parse_percent(arg, 0, 100, &o->min_share);
@@ -388,10 +381,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->o->allow_root = 1;
 		return 0;
 	case LS_OPT_YES_PERTURB:
-		p->o->wif.yes = 1;
-		return 0;
 	case LS_OPT_PLACEBO:
-		p->o->wif.placebo = 1;
+		*(key == LS_OPT_PLACEBO ? &p->o->wif.placebo : &p->o->wif.yes) =
+			1;
 		return 0;
 	}
 	return parse_value(p, key, arg);
@@ -527,14 +519,8 @@ static int check_command(const struct ls_opts *o)
 	else if (o->cmd == LS_CMD_COMPARE && !o->nfiles)
 		why = "compare needs BASE files before -- (compare "
 		      "BASE.json... -- NEW.json...)";
-	else if (o->cmd == LS_CMD_WHATIF && !o->argv)
-		why = "whatif needs a PROGRAM after -- (its throughput is "
-		      "what is measured)";
-	else if (o->cmd == LS_CMD_WHATIF && o->wif.nlocks > LS_WIF_MAX_TARGETS)
-		why = "whatif takes at most 8 locks (-L)";
-	else if (o->cmd == LS_CMD_WHATIF && !o->wif.yes)
-		why = "whatif slows the machine on purpose: give "
-		      "--yes-perturb";
+	else if (o->cmd == LS_CMD_WHATIF)
+		why = ls_wif_check(&o->wif, o->argv != NULL);
 	else if (o->cmd == LS_CMD_COMPARE && !o->argv)
 		why = "compare needs -- and NEW files after it (compare "
 		      "BASE.json... -- NEW.json...)";

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <linux/types.h>
 #include "lockscope.h"
+#include "cmd/numbers.h"
+#include "cmd/options.h"
 #include "cmd/whatif_opts.h"
 
 void ls_wif_opts_default(struct ls_wif_opts *w)
@@ -120,6 +122,37 @@ int ls_wif_parse_metric(const char *arg, struct ls_wif_opts *w, char *why,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int ls_wif_parse_opt(struct ls_wif_opts *w, int key, const char *arg, char *why,
+		     size_t len)
+{
+	int err;
+
+	if (key == LS_OPT_DELAYS)
+		return ls_wif_parse_delays(arg, w, why, len);
+	if (key == LS_OPT_METRIC)
+		return ls_wif_parse_metric(arg, w, why, len);
+	err = ls_parse_u32(arg, 1, LS_WIF_MAX_ROUNDS, &w->rounds);
+	if (err == -ERANGE)
+		snprintf(why, len, "must be between 1 and %d",
+			 LS_WIF_MAX_ROUNDS);
+	else if (err)
+		snprintf(why, len, "not a valid value");
+	return err;
+}
+
+const char *ls_wif_check(const struct ls_wif_opts *w, int has_program)
+{
+	if (!has_program)
+		return "whatif needs a PROGRAM after -- (its throughput is "
+		       "what is measured)";
+	if (w->nlocks > LS_WIF_MAX_TARGETS)
+		return "whatif takes at most 8 locks (-L)";
+	if (!w->yes)
+		return "whatif slows the machine on purpose: give "
+		       "--yes-perturb";
+	return NULL;
 }
 
 /* The next line of @out from *@pos into @line (cut at @len - 1). */

@@ -41,6 +41,13 @@ int ls_wif_parse_delays(const char *arg, struct ls_wif_opts *w, char *why,
 /* Parse --metric wall|stress-ng|ops|regex:RE: 0 or -EINVAL with @why. */
 int ls_wif_parse_metric(const char *arg, struct ls_wif_opts *w, char *why,
 			size_t len);
+/* --delays, --metric or --rounds (@key, enum ls_opt_key): 0, or -errno
+ * with @why set. */
+int ls_wif_parse_opt(struct ls_wif_opts *w, int key, const char *arg, char *why,
+		     size_t len);
+/* What the command line lacks for whatif (@has_program: a PROGRAM after
+ * --), or NULL. */
+const char *ls_wif_check(const struct ls_wif_opts *w, int has_program);
 /* The throughput in PROGRAM's output @out (@n bytes) after @wall_s
  * seconds, by @w's metric: 0, or -ENOENT when the figure is missing. */
 int ls_wif_metric_value(const struct ls_wif_opts *w, const char *out, size_t n,
