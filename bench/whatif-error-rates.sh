@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/whatif-error-rates.sh [N] - the error rates of lockscope whatif's
 # verdict on this machine, N trials each (default 10):
-#   A/A: --placebo on whatif_hammer's pipe mutex (the schedule runs, nothing
+#   A/A: --placebo on whatif_hammer's file.f_pos_lock (the schedule runs, nothing
 #        is injected): "not on it" or "cannot tell" is right;
 #   power: the same lock with real delays (it bounds group A's throughput
 #        by construction): "on the critical path" is right.
@@ -14,7 +14,7 @@ LS=$root/lockscope
 H=$root/build/whatif_hammer
 out=$root/bench/results/whatif-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-args=(--yes-perturb --json -L pipe_inode_info.mutex --delays 0,10,20,40
+args=(--yes-perturb --json -L f_pos_lock --delays 5,10,20
 	--rounds 2 --metric ops)
 for arm in aa power; do
 	for i in $(seq "$N"); do

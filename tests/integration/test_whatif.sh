@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lockscope whatif on this kernel: the opt-in and the cap refuse bad
 # requests (exit 2, one line); the known answer (whatif_hammer: group A's
-# throughput bounded by its pipe's mutex, group B hammering its own
+# throughput bounded by its file's f_pos_lock mutex, group B hammering its own
 # mmap_lock) finds A's lock on the critical path, its slope's interval
 # below 0, and B's lock not on it or cannot tell once the control arm is
 # subtracted (the CPU confound without it is printed); a held-out delay
@@ -45,8 +45,8 @@ case "$row" in
 esac
 
 # the known answer: both locks in one interleaved experiment
-"$LS" whatif --yes-perturb --json -o "$out/ka.json" -L pipe_inode_info.mutex \
-	-L mmap_lock --delays 0,10,20,40 --rounds 2 --metric ops -- "$H" 1 4 2 \
+"$LS" whatif --yes-perturb -o "$out/ka.json" -L f_pos_lock \
+	-L mmap_lock --delays 0,5,10,20 --rounds 3 --metric ops -- "$H" 1 2 2 \
 	>"$out/ka.out" 2>"$out/ka.err"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -60,9 +60,9 @@ lo=$(jget "$out/ka.json" "$A['arms']['critical']['slope_pct_per_us']['lo']")
 hi=$(jget "$out/ka.json" "$A['arms']['critical']['slope_pct_per_us']['hi']")
 share=$(jget "$out/ka.json" "round(100.0 * $A['arms']['critical']['counts']['delayed'] / max(1, $A['arms']['critical']['counts']['contended_acquisitions']), 1)")
 if [ "$v" = "on the critical path" ] && python3 -c "import sys; sys.exit(not float('$hi') < 0)"; then
-	pass "whatif: group A's pipe mutex on the critical path, critical slope [$lo, $hi] %/us, ${share}% of its contended acquisitions delayed"
+	pass "whatif: group A's file.f_pos_lock on the critical path, critical slope [$lo, $hi] %/us, ${share}% of its contended acquisitions delayed"
 else
-	fail "whatif: group A's pipe mutex: '$v', critical slope [$lo, $hi]: $(grep -A8 '^pipe' "$out/ka.out" | head -8)"
+	fail "whatif: group A's file.f_pos_lock: '$v', critical slope [$lo, $hi]: $(grep -A8 '^file' "$out/ka.out" | head -8)"
 fi
 v=$(jget "$out/ka.json" "$B['verdict']")
 d=$(jget "$out/ka.json" "'%(value).2f [%(lo).2f, %(hi).2f]' % $B['difference_pct_per_us']")
@@ -75,7 +75,7 @@ fi
 fq=$(jget "$out/ka.json" "$A['fit']['check']")
 fm=$(jget "$out/ka.json" "'%.2f%% at %g us, predicted [%.2f, %.2f]' % ($A['fit']['measured_pct'], $A['fit']['held_out_us'], $A['fit']['predicted']['lo'], $A['fit']['predicted']['hi'])")
 if [ "$fq" = "linear" ]; then
-	pass "whatif: prediction: fit on {0,10,40} us, measured $fm"
+	pass "whatif: prediction: fit on {0,5,20} us, measured $fm"
 else
 	fail "whatif: prediction: '$fq': $fm"
 fi
@@ -91,9 +91,9 @@ fi
 
 # SIGKILL mid-experiment (100 us per acquisition: far slower while it
 # runs), then the same workload alone at once: as fast as before
-base=$("$H" 1 4 0 2>&1 | sed -n 's/^ops: //p')
-"$LS" whatif --yes-perturb -L pipe_inode_info.mutex --delays 100 --rounds 50 \
-	--metric ops -- "$H" 1 4 0 >"$out/kill.out" 2>"$out/kill.err" &
+base=$("$H" 1 2 0 2>&1 | sed -n 's/^ops: //p')
+"$LS" whatif --yes-perturb -L f_pos_lock --delays 100 --rounds 50 \
+	--metric ops -- "$H" 1 2 0 >"$out/kill.out" 2>"$out/kill.err" &
 lp=$!
 for _ in $(seq 100); do
 	sleep 0.1
@@ -102,7 +102,7 @@ done
 sleep 3
 kill -KILL $lp
 wait $lp 2>/dev/null
-after=$("$H" 1 4 0 2>&1 | sed -n 's/^ops: //p')
+after=$("$H" 1 2 0 2>&1 | sed -n 's/^ops: //p')
 left=$(bpftool prog show 2>/dev/null | grep -c "pids lockscope($lp)")
 if [ "${after:-0}" -gt $((base / 2)) ] && [ "$left" -eq 0 ]; then
 	pass "whatif: SIGKILL mid-experiment: throughput right after $after ops/s (before $base), no program of pid $lp left"

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@
 
 struct wif {
 	const struct ls_opts *o;
+	char cg_rel[64], cg_dir[4200]; /* PROGRAM's own cgroup, or "" */
+	int procs_fd;		       /* its cgroup.procs, or -1 */
 	struct ls_collector *c;
 	struct ls_snapshot cur, start, delta;
 	struct ls_filter filt[LS_WIF_MAX_TARGETS];
@@ -161,7 +164,7 @@ static int run_once(struct wif *w, int t, enum ls_wif_mode mode,
 	if (t >= 0)
 		ls_whatif_arm(w->c, mode, delay_ns, w->e.budget_ns);
 	t0 = mono_s();
-	if (ls_child_start_io(&child, w->o->argv, fds[1])) {
+	if (ls_child_start_cg(&child, w->o->argv, fds[1], w->procs_fd)) {
 		ls_whatif_disarm(w->c);
 		close(fds[0]);
 		close(fds[1]);
@@ -262,6 +265,47 @@ static void set_filters(struct wif *w)
 		if (ls_parse_addr(w->e.t[t].spec, &f->addr))
 			f->name = w->e.t[t].spec;
 	}
+}
+
+/*
+ * PROGRAM's own cgroup v2, so that only its tasks' acquisitions are seen
+ * and delayed (the collector's --cgroup filter), never another process's
+ * use of the same lock.  Without cgroup v2: said, and the experiment goes
+ * on with every task's acquisitions.
+ */
+static void scope_start(struct wif *w, struct ls_collector_opts *co)
+{
+	char mount[4096], procs[4300];
+	const char *no = ls_cgroup_check(mount, sizeof(mount));
+
+	w->procs_fd = -1;
+	snprintf(w->cg_rel, sizeof(w->cg_rel), "/lockscope-whatif.%d",
+		 (int)getpid());
+	snprintf(w->cg_dir, sizeof(w->cg_dir), "%s%s", no ? "" : mount,
+		 w->cg_rel);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", w->cg_dir);
+	if (no || mkdir(w->cg_dir, 0755) ||
+	    (w->procs_fd = open(procs, O_WRONLY | O_CLOEXEC)) < 0) {
+		fprintf(stderr,
+			"lockscope: PROGRAM cannot have a cgroup of its own "
+			"(%s): other processes' acquisitions of the chosen "
+			"locks are delayed too\n",
+			no ? no : strerror(errno));
+		if (!no)
+			rmdir(w->cg_dir);
+		w->cg_dir[0] = 0;
+		return;
+	}
+	co->cgroup = w->cg_rel;
+}
+
+static void scope_stop(struct wif *w)
+{
+	if (w->procs_fd >= 0)
+		close(w->procs_fd);
+	if (w->cg_dir[0] && rmdir(w->cg_dir))
+		fprintf(stderr, "lockscope: failed to remove %s: %s\n",
+			w->cg_dir, strerror(errno));
 }
 
 static int experiment(struct wif *w)
@@ -400,6 +444,7 @@ int ls_cmd_whatif(const struct ls_opts *o)
 	co.whatif = 1;
 	co.sample_hz = 0; /* no sampler: nothing runs in perf_event context */
 	co.forget = 0;
+	scope_start(w, &co);
 	w->c = ls_collector_start(&co, &why);
 	if (!w->c) {
 		rc = why == LS_START_BAD_INPUT ? 2 : 1;
@@ -414,6 +459,7 @@ int ls_cmd_whatif(const struct ls_opts *o)
 	out.f = NULL; /* committed (or failed and removed) */
 cleanup:
 	ls_collector_stop(w->c);
+	scope_stop(w);
 	ls_snap_free(&w->cur);
 	ls_snap_free(&w->start);
 	ls_snap_free(&w->delta);
