@@ -457,6 +457,18 @@ int ls_cmd_whatif(const struct ls_opts *o)
 		goto cleanup;
 	rc = print_result(w, &out);
 	out.f = NULL; /* committed (or failed and removed) */
+	for (unsigned t = 0; t < w->e.nt; t++)
+		if (!w->e.t[t].name[0]) {
+			char obj[LS_NAME_MAX + 16];
+
+			snprintf(obj, sizeof(obj), "lock '%s'", w->e.t[t].spec);
+			ls_fail("find", obj,
+				"no lock of that name or address contended in "
+				"PROGRAM's runs: nothing was delayed");
+			ls_hint("'lockscope hist -- PROGRAM' names the locks "
+				"PROGRAM contends on");
+			rc = 1;
+		}
 cleanup:
 	ls_collector_stop(w->c);
 	scope_stop(w);
