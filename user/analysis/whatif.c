@@ -214,6 +214,12 @@ int ls_wif_analyse(const struct ls_wif_obs *obs, size_t n, double tenure_us,
 		r->call = LS_CALL_NOT_ON_IT;
 	held_out(obs, n, base, x, y, r);
 	r->tenure_us = tenure_us;
+	for (size_t i = 0; i < n; i++)
+		if (obs[i].arm != LS_ARM_ZERO && obs[i].delay_us > r->max_us)
+			r->max_us = obs[i].delay_us;
+	r->per_pct_in = tenure_us > 0 && tenure_us / 100 <= r->max_us;
+	r->gain_in = tenure_us > 0 &&
+		     tenure_us * LS_WIF_EXTRAP_PCT / 100 <= r->max_us;
 	if (tenure_us > 0) {
 		double f = tenure_us / 100; /* us in 1% of the section */
 

@@ -104,6 +104,10 @@ struct ls_wif_result {
 	double per_pct, per_pct_lo, per_pct_hi;
 	/* extrapolated gain for a LS_WIF_EXTRAP_PCT shorter section, % */
 	double gain, gain_lo, gain_hi;
+	/* the largest delay measured; whether 1% and LS_WIF_EXTRAP_PCT% of
+	 * the section lie within it (beyond it the line says nothing) */
+	double max_us;
+	int per_pct_in, gain_in;
 };
 
 /*

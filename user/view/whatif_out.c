@@ -78,18 +78,30 @@ static void print_target(FILE *f, const struct ls_wif_exp *e,
 		"the critical section's own effect\n",
 		r->diff, r->diff_lo, r->diff_hi);
 	if (r->tenure_us > 0) {
-		fprintf(f,
-			"  per 1%% of its mean %s (%.2f us%s): %+.3f%% "
-			"[%+.3f, %+.3f]\n",
+		fprintf(f, "  per 1%% of its mean %s (%.2f us%s): ",
 			g->tenure_is_wait ? "wait" : "tenure", r->tenure_us,
 			g->tenure_is_wait
 				? ""
-				: ", handoff included: an upper bound",
-			r->per_pct, r->per_pct_lo, r->per_pct_hi);
-		fprintf(f,
-			"  %.0f%% shorter critical section: %+.2f%% throughput "
-			"[%+.2f, %+.2f] (extrapolated from slow-downs)\n",
-			LS_WIF_EXTRAP_PCT, r->gain, r->gain_lo, r->gain_hi);
+				: ", handoff included: an upper bound");
+		if (r->per_pct_in)
+			fprintf(f, "%+.3f%% [%+.3f, %+.3f]\n", r->per_pct,
+				r->per_pct_lo, r->per_pct_hi);
+		else
+			fprintf(f, "not given: 1%% is beyond the largest "
+				   "delay measured\n");
+		fprintf(f, "  %.0f%% shorter critical section: ",
+			LS_WIF_EXTRAP_PCT);
+		if (r->gain_in)
+			fprintf(f,
+				"%+.2f%% throughput [%+.2f, %+.2f] "
+				"(extrapolated from slow-downs)\n",
+				r->gain, r->gain_lo, r->gain_hi);
+		else
+			fprintf(f,
+				"not extrapolated: %.1f us is beyond the "
+				"largest delay measured (%g us)\n",
+				r->tenure_us * LS_WIF_EXTRAP_PCT / 100,
+				r->max_us);
 	}
 	if (r->fitq == LS_FITQ_UNCHECKED)
 		fprintf(f, "  fit: not checked (3 or more non-zero delays "
@@ -211,6 +223,10 @@ static struct json_object *target_json(const struct ls_wif_exp *e, unsigned t)
 			       interval(r->gain, r->gain_lo, r->gain_hi));
 	json_object_object_add(j, "extrapolated_shorter_pct",
 			       dbl(LS_WIF_EXTRAP_PCT));
+	json_object_object_add(j, "per_pct_within_measured",
+			       json_object_new_boolean(r->per_pct_in));
+	json_object_object_add(j, "extrapolation_within_measured",
+			       json_object_new_boolean(r->gain_in));
 	{
 		struct json_object *h = json_object_new_object();
 

@@ -127,6 +127,11 @@ static void test_verdict(void **state)
 	/* per 1% of a 2 us section: -8 %/us * 0.02 us; 10% shorter: +1.6% */
 	close_to(r.per_pct, r.diff * 0.02, 1e-12);
 	close_to(r.gain, -r.diff * 0.02 * 10, 1e-12);
+	assert_true(r.per_pct_in && r.gain_in);
+	/* a 100 us section: 10% (10 us) lies beyond the 4 us measured */
+	assert_int_equal(ls_wif_analyse(o, n, 100.0, &r), 0);
+	assert_true(r.per_pct_in);
+	assert_false(r.gain_in);
 	/* the confound alone: both arms -2 %/us: not on it */
 	n = make_obs(o, -2, -2, 0.3);
 	assert_int_equal(ls_wif_analyse(o, n, 0, &r), 0);
