@@ -533,7 +533,9 @@ _Static_assert(sizeof(struct ls_cg_val) == 32, "ls_cg_val layout");
 #define LS_WIF_WINDOW_NS 1000000000ULL	  /* budget window, per CPU */
 #define LS_WIF_DEF_BUDGET_NS 250000000ULL /* per CPU per second: 25% */
 #define LS_WIF_MAX_BUDGET_NS 500000000ULL /* at most half of each CPU */
-#define LS_WIF_MAX_LOOPS (1U << 20)	  /* bpf_loop iterations at most */
+/* clock reads in one delay at most: 100 us at 12 ns a read (a shorter
+ * delay on a faster clock is measured as injected, not assumed) */
+#define LS_WIF_MAX_LOOPS 8192
 /* preempt_count bits of NMI nesting (include/linux/preempt.h) */
 #define LS_WIF_NMI_MASK 0x00f00000U
 

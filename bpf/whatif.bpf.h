@@ -5,10 +5,10 @@
  * selected lock (mode critical: the new holder's critical section grows)
  * or at a wait's first contention_begin (mode control: the same CPU time
  * burnt outside the critical section), busy-wait the armed delay with
- * bpf_loop polling the clock, when whatif_rule.h grants it.  Each selected
- * lock counts its contended acquisitions, its waits, its delays and their
- * measured ns, and every refusal by reason.  Off (rodata whatif_on = 0) it
- * costs nothing: the verifier drops the code.  Included once, from
+ * a bounded loop polling the clock, when whatif_rule.h grants it.  Each
+ * selected lock counts its contended acquisitions, its waits, its delays and
+ * their measured ns, and every refusal by reason.  Off (rodata whatif_on = 0)
+ * it costs nothing: the verifier drops the code.  Included once, from
  * lockscope.bpf.c, after ident.bpf.h (per-CPU bases).
  */
 #ifndef LS_WHATIF_BPF_H
@@ -69,16 +69,21 @@ static __always_inline int wif_ctx_ok(void)
 	return !(pc & LS_WIF_NMI_MASK);
 }
 
-struct wif_spin {
-	__u64 until;
-};
-
-static long wif_spin_step(__u64 i, void *ctx)
+/*
+ * Busy-wait until @until (ktime ns), at most LS_WIF_MAX_LOOPS clock reads;
+ * the clock when it stops.  A bounded loop, not bpf_loop: a bpf_loop
+ * callback is a subprogram known only through a function pointer, and
+ * kernels before 5.13 refuse the whole object for it (func_info and
+ * subprogs disagree).  A global function: the verifier walks its loop
+ * once, not once per path of the programs that call it.
+ */
+__noinline __u64 wif_spin(__u64 until)
 {
-	struct wif_spin *s = ctx;
+	__u64 t = bpf_ktime_get_ns();
 
-	(void)i;
-	return bpf_ktime_get_ns() >= s->until;
+	for (__u32 i = 0; i < LS_WIF_MAX_LOOPS && t < until; i++)
+		t = bpf_ktime_get_ns();
+	return t;
 }
 
 /*
@@ -93,7 +98,6 @@ static __always_inline void whatif_at(__u64 addr, __u32 kind, __u32 site)
 	struct ls_wif_ctl ctl;
 	struct ls_wif_lock *l;
 	struct ls_wif_cpu *cpu;
-	struct wif_spin sp;
 	__u32 zero = 0, v;
 	__u64 t0, t1;
 
@@ -118,18 +122,12 @@ static __always_inline void whatif_at(__u64 addr, __u32 kind, __u32 site)
 	v = ls_wif_decide(&ctl, cpu, t0, ctl.delay_ns ? wif_ctx_ok() : 1);
 	if (v == LS_WIF_NO_DELAY)
 		return;
-	/* no bpf_loop (before 5.17): user space does not arm; if it did */
-	if (v == LS_WIF_DELAY &&
-	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop))
-		v = LS_WIF_REF_CONTEXT;
 	if (v != LS_WIF_DELAY) {
 		if (v < LS_WIF_VERDICTS)
 			__sync_fetch_and_add(&l->refused[v], 1);
 		return;
 	}
-	sp.until = t0 + ctl.delay_ns;
-	bpf_loop(LS_WIF_MAX_LOOPS, wif_spin_step, &sp, 0);
-	t1 = bpf_ktime_get_ns();
+	t1 = wif_spin(t0 + ctl.delay_ns);
 	if (t1 - t0 > ctl.delay_ns) /* the overshoot counts too */
 		cpu->used_ns += t1 - t0 - ctl.delay_ns;
 	__sync_fetch_and_add(&l->delayed, 1);

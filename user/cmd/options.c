@@ -37,8 +37,9 @@ const char *const ls_cmd_about[LS_CMD_NR] = {
 	[LS_CMD_COMPARE] = "compare records: BASE runs against NEW runs",
 	[LS_CMD_REPORT] = "one HTML page of pictures of records (or of a "
 			  "compare)",
-	[LS_CMD_WHATIF] = "delay locks' critical sections on purpose and measure "
-			  "how PROGRAM's throughput answers",
+	[LS_CMD_WHATIF] =
+		"delay locks' critical sections on purpose and measure "
+		"how PROGRAM's throughput answers",
 };
 
 const char *const ls_examples[] = {

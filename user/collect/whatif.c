@@ -36,11 +36,11 @@ static long member_off(const struct btf *btf, const char *type,
 	return -1;
 }
 
-/* 1 when the kernel accepts a raw_tp program calling bpf_loop (5.17+). */
-static int has_bpf_loop(void)
+/* 1 when the kernel has the lock tracepoints (5.19+), in its BTF. */
+static int has_lock_tracepoints(const struct btf *btf)
 {
-	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT,
-				       BPF_FUNC_loop, NULL) > 0;
+	return btf && btf__find_by_name_kind(btf, "btf_trace_contention_end",
+					     BTF_KIND_TYPEDEF) > 0;
 }
 
 void ls_whatif_probe(uint64_t rq_off, struct ls_wif_probe *p)
@@ -63,9 +63,10 @@ void ls_whatif_probe(uint64_t rq_off, struct ls_wif_probe *p)
 		p->ctx = LS_WIF_CTX_PERCPU;
 		p->preempt_off = off + (uint64_t)m;
 	}
-	if (!has_bpf_loop()) {
+	if (!has_lock_tracepoints(btf)) {
 		snprintf(p->why, sizeof(p->why),
-			 "no: bpf_loop is missing (kernel 5.17+ needed)");
+			 "no: the kernel has no lock:contention_end tracepoint "
+			 "in its BTF (5.19+ needed)");
 		return;
 	}
 	if (p->ctx == LS_WIF_CTX_NONE) {
@@ -77,8 +78,9 @@ void ls_whatif_probe(uint64_t rq_off, struct ls_wif_probe *p)
 	}
 	p->can_run = 1;
 	snprintf(p->why, sizeof(p->why),
-		 "yes: bpf_loop busy-waits at contention_end (critical) or "
-		 "begin (control), cap %llu us, budget per CPU; NMI refused "
+		 "yes: busy-waits polling the clock at contention_end "
+		 "(critical) or begin (control), cap %llu us, budget per CPU; "
+		 "NMI refused "
 		 "by the preempt count (%s); no before-release mode (no "
 		 "function probes used)",
 		 (unsigned long long)(LS_WIF_CAP_NS / 1000),

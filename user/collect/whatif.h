@@ -20,13 +20,13 @@ enum ls_wif_ctx_src {
 };
 
 struct ls_wif_probe {
-	int can_run;		 /* bpf_loop and a context source */
+	int can_run;		 /* lock tracepoints and a context source */
 	enum ls_wif_ctx_src ctx; /* what BPF reads */
 	uint64_t preempt_off;	 /* .data..percpu offset (LS_WIF_CTX_PERCPU) */
 	char why[240];		 /* one line for doctor and failures */
 };
 
-/* Probe this kernel (BTF, a bpf_loop program load); @rq_off: runqueues'
+/* Probe this kernel (its BTF); @rq_off: runqueues'
  * per-CPU offset (0: per-CPU bases cannot be learnt). */
 void ls_whatif_probe(uint64_t rq_off, struct ls_wif_probe *p);
 /* The same for doctor, finding runqueues itself. */
