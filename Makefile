@@ -79,7 +79,8 @@ UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 WORKLOADS := $(BUILD)/pipe_hammer $(BUILD)/mmap_hammer $(BUILD)/genl_hammer \
-	$(BUILD)/lock_spread $(BUILD)/holder_hammer $(BUILD)/chain_hammer
+	$(BUILD)/lock_spread $(BUILD)/holder_hammer $(BUILD)/chain_hammer \
+	$(BUILD)/whatif_hammer
 
 .PHONY: all clean test test-unit test-static test-integration test-vm check-quick \
 	test-vm-arm64 test-vm-kvm guest-arm64 \

@@ -224,6 +224,7 @@ static __always_inline struct ls_lock_stats *stats_get(struct ls_lock_key *k,
 #include "ident.bpf.h"
 #include "vcpu.bpf.h"
 #include "holders.bpf.h"
+#include "whatif.bpf.h"
 
 static __always_inline void add_waiter(struct ls_lock_stats *s)
 {
@@ -540,6 +541,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 		bump(&losses, LS_LOSS_DEPTH);
 		return 0;
 	}
+	whatif_at(lock, kind, LS_WIF_CONTROL); /* a wait's first begin */
 
 	key.addr = lock;
 	key.kind = kind;
@@ -721,6 +723,8 @@ static __always_inline int on_end(void *ctx, __u64 lock, long ret)
 	if (probes_on) /* a mutex's won spin ends in cpu_state */
 		credit_slow_path(tid, &w, now);
 	record(ctx, &w, now, ret, tid);
+	if (ret >= 0) /* taken: the critical section starts */
+		whatif_at(w.addr, w.kind, LS_WIF_CRITICAL);
 	return 0;
 }
 

@@ -528,6 +528,88 @@ struct ls_cg_val {
 _Static_assert(sizeof(struct ls_cg_key) == 24, "ls_cg_key layout");
 _Static_assert(sizeof(struct ls_cg_val) == 32, "ls_cg_val layout");
 
+/*
+ * ---- whatif: delay injection (bpf/whatif.bpf.h, `lockscope whatif`) -----
+ *
+ * Loaded only for whatif (rodata whatif_on).  User space puts the keys of
+ * the selected locks (at most LS_WIF_MAX_LOCKS) into wif_sel as their rows
+ * appear, then arms one mode and one delay at a time through the bss
+ * struct ls_wif_ctl.  Mode critical busy-waits delay_ns at each successful
+ * contention_end of a selected lock (the new holder's critical section
+ * grows); mode control burns the same delay at the lock's first
+ * contention_begin of a wait (outside the critical section: the CPU cost
+ * alone).  Every delay is refused, and counted by reason, when it would
+ * exceed the cap, this CPU's budget for the current second, when user
+ * space's heartbeat is older than LS_WIF_STALL_NS (stall watchdog), or in
+ * NMI context (or when the context cannot be read).  Disarming (armed = 0)
+ * is the kill switch; the links die with lockscope's file descriptors.
+ * The decision itself is bpf/whatif_rule.h, shared with the unit tests.
+ */
+#define LS_WIF_MAX_LOCKS 8		  /* selected locks at most */
+#define LS_WIF_CAP_NS 100000ULL		  /* one delay at most: 100 us */
+#define LS_WIF_STALL_NS 1000000000ULL	  /* heartbeat older than this: off */
+#define LS_WIF_WINDOW_NS 1000000000ULL	  /* budget window, per CPU */
+#define LS_WIF_DEF_BUDGET_NS 250000000ULL /* per CPU per second: 25% */
+#define LS_WIF_MAX_BUDGET_NS 500000000ULL /* at most half of each CPU */
+/* clock reads in one delay at most: 100 us at 12 ns a read (a shorter
+ * delay on a faster clock is measured as injected, not assumed) */
+#define LS_WIF_MAX_LOOPS 8192
+/* preempt_count bits of NMI nesting (include/linux/preempt.h) */
+#define LS_WIF_NMI_MASK 0x00f00000U
+
+enum ls_wif_mode {
+	LS_WIF_OFF = 0,	 /* count nothing, delay nothing */
+	LS_WIF_CRITICAL, /* delay at a successful contention_end */
+	LS_WIF_CONTROL,	 /* delay at a wait's first contention_begin */
+	LS_WIF_MODES,
+};
+
+/* Why a delay was or was not injected (bpf/whatif_rule.h). */
+enum ls_wif_verdict {
+	LS_WIF_DELAY = 0,   /* injected */
+	LS_WIF_NO_DELAY,    /* delay 0 (a zero-delay round): counted only */
+	LS_WIF_REF_CAP,	    /* refused: above LS_WIF_CAP_NS */
+	LS_WIF_REF_BUDGET,  /* refused: this CPU's budget spent */
+	LS_WIF_REF_STALL,   /* refused: user space's heartbeat is stale */
+	LS_WIF_REF_CONTEXT, /* refused: NMI, or the context unreadable */
+	LS_WIF_VERDICTS,
+};
+
+/* The control word, in the object's bss: written by user space only. */
+struct ls_wif_ctl {
+	__u64 delay_ns;	 /* per delayed acquisition */
+	__u64 budget_ns; /* injected ns per CPU per LS_WIF_WINDOW_NS */
+	__u64 beat_ns;	 /* user space's heartbeat (CLOCK_MONOTONIC) */
+	__u32 mode;	 /* enum ls_wif_mode */
+	__u32 armed;	 /* the kill switch: 0 stops every delay at once */
+};
+
+/* wif_sel value (key: struct ls_lock_key): one selected lock's counts
+ * while armed, in both modes; atomics. */
+struct ls_wif_lock {
+	__u64 ends;			/* successful contention_ends (contended
+					 * acquisitions) */
+	__u64 begins;			/* waits begun (first begins) */
+	__u64 delayed;			/* delays injected */
+	__u64 injected_ns;		/* their measured length */
+	__u64 refused[LS_WIF_VERDICTS]; /* by verdict (DELAY, NO_DELAY: 0) */
+};
+
+/* wif_cpu value: this CPU's budget window. */
+struct ls_wif_cpu {
+	__u64 window; /* now / LS_WIF_WINDOW_NS of the window counted */
+	__u64 used_ns;
+};
+
+_Static_assert(sizeof(struct ls_wif_ctl) == 32, "ls_wif_ctl layout");
+_Static_assert(sizeof(struct ls_wif_lock) == (4 + LS_WIF_VERDICTS) * 8,
+	       "ls_wif_lock layout");
+_Static_assert(sizeof(struct ls_wif_cpu) == 16, "ls_wif_cpu layout");
+_Static_assert(LS_WIF_CAP_NS < LS_WIF_MAX_BUDGET_NS &&
+		       LS_WIF_DEF_BUDGET_NS <= LS_WIF_MAX_BUDGET_NS &&
+		       LS_WIF_MAX_BUDGET_NS < LS_WIF_WINDOW_NS,
+	       "whatif budget limits");
+
 /* ---- what must hold --------------------------------------------------- */
 
 /* Used as index masks (x & (N - 1)) to bound array accesses in BPF. */

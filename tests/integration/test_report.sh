@@ -189,6 +189,22 @@ if [ "$run_ok" = 1 ]; then
 		fi
 	fi
 fi
+# a whatif result (tests/data/whatif-result.json, a real run on this
+# project's host): a dose-response plot per lock; nothing that loads
+"$LS" report -o "$O/whatif.html" "$LS_ROOT/tests/data/whatif-result.json"
+check "report of a whatif result: written (exit 0)" test $? = 0 -a -s "$O/whatif.html"
+check "report of a whatif result: a dose-response plot per lock (points, lines, bands); nothing that loads" \
+	parts "$O/whatif.html" meta=1 ls-whatif=2
+if have_chromium "report of a whatif result in Chromium"; then
+	if render "$O/whatif.html" "$O/whatif.png"; then
+		check "report of a whatif result in Chromium: the screenshot is not blank" \
+			not_blank "$O/whatif.png"
+		check "report of a whatif result in Chromium: no network request from the page" \
+			no_page_requests "$O/whatif.png.netlog.json"
+	else
+		fail "report of a whatif result in Chromium: no screenshot"
+	fi
+fi
 # the checker itself: a page that loads an image is caught
 if have_chromium "report: the network check catches a request"; then
 	printf '<html><body><img src="http://127.0.0.1:9/x.png"></body></html>' >"$O/neg.html"

@@ -57,6 +57,21 @@ cgroup_checks() {
 	fi
 }
 
+# whatif_checks FLAVOUR LOG: one short whatif experiment ran (exit 0) with
+# delays injected and counted, and the guest's kernel log has no soft
+# lockup and no RCU stall (boot.sh fails on BUG/WARNING/Oops already).
+whatif_checks() {
+	local fl=$1 log=$2 rc inj bad
+	rc=$(grep -m1 '^LS-OUT-RC whatif ' "$log" | cut -d' ' -f3)
+	inj=$(pyjson "$log" whatif "sum(r['counts']['injected_ns'] for l in d['locks'] for r in l['runs'])")
+	bad=$(grep -ciE 'soft lockup|rcu.*stall' "$log")
+	if [ "$rc" = 0 ] && [ "${inj:-0}" -gt 0 ] 2>/dev/null && [ "$bad" = 0 ]; then
+		pass "vm $fl: whatif injected ${inj}ns in the pipe mutex: kernel log without soft lockup or RCU stall ($(pyjson "$log" whatif "d['locks'][0]['verdict']"))"
+	else
+		fail "vm $fl: whatif: exit '$rc', injected '$inj' ns, $bad soft lockup/RCU stall lines: $(section "$log" whatif | grep -m2 'lockscope:')"
+	fi
+}
+
 # hold_checks FLAVOUR LOG: --hold on the pipe mutex, by fentry (pipe-hold)
 # and by kprobe (pipe-kprobe).  One holder at a time: its summed hold time
 # fits in the run; every contended acquisition is also a hold, so there are
@@ -200,6 +215,7 @@ if run_guest amd64; then
 	done
 	hold_checks amd64 "$log"
 	cgroup_checks amd64 "$log"
+	whatif_checks amd64 "$log"
 	# osq_lock bail-outs and their previous vCPU (bpf/osq.bpf.h): under
 	# TCG there is no KVM steal time, so the previous node is read but
 	# its preempted flag is not, and the JSON says unknown (null), not 0

@@ -56,6 +56,10 @@ mkdir -p /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup &&
 	mkdir /sys/fs/cgroup/ls-a
 out cgroup lockscope hist --json --by cgroup --cgroup /ls-a -F 0 -- \
 	sh -c 'echo $$ >/sys/fs/cgroup/ls-a/cgroup.procs && exec pipe_hammer 2 2'
+# one short whatif experiment: delays in the guest's kernel (its log must
+# stay clean: no soft lockup, no RCU stall)
+out whatif lockscope whatif --yes-perturb --json -L pipe \
+	--delays 5,20 --rounds 1 --metric ops -- pipe_hammer 2 1
 # the equivalence runs, where the probes can make rows (not on PREEMPT_RT)
 rows=0
 grep -Eq '^probe-only rows +raw_tp +yes +yes' /tmp/doctor-po.txt && rows=1

@@ -4,12 +4,12 @@
  * value: one line "lockscope: failed to parse ..."; --help, per command. */
 #include <argp.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cmd/cli.h"
+#include "cmd/help.h"
 #include "model/mapmem.h"
 #include "cmd/numbers.h"
 #include "cmd/options.h"
@@ -40,14 +40,6 @@ struct parse {
 	enum help help;
 	char **argv; /* as argp permutes it */
 };
-
-static int def_of(int key)
-{
-	for (unsigned i = 0; i < ls_opt_ndefs; i++)
-		if (ls_opt_defs[i].a.key == key && ls_opt_defs[i].a.name)
-			return (int)i;
-	return -1;
-}
 
 static error_t bad(struct parse *p, const char *opt, const char *arg,
 		   const char *why)
@@ -114,7 +106,7 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 		 ls_text_safe(a, sizeof(a), arg));
 	ls_fail("run", obj,
 		"unknown command (top, hist, doctor, serve, record, compare, "
-		"report)");
+		"report, whatif)");
 	p->printed = 1;
 	return EINVAL;
 }
@@ -122,7 +114,7 @@ static error_t parse_cmd_word(struct parse *p, struct argp_state *state,
 static error_t parse_value(struct parse *p, int key, char *arg)
 {
 	struct ls_opts *o = p->o;
-	const char *name = ls_opt_defs[def_of(key)].a.name;
+	const char *name = ls_opt_defs[ls_opt_def_of(key)].a.name;
 	int err;
 
 	switch (key) {
@@ -143,7 +135,10 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return parse_u32(p, name, arg, 1, 1000000, &o->count);
 	case 'p':
 		return parse_u32(p, name, arg, 1, 4194304, &o->col.tgid);
-	case 'L':
+	case 'L': /* whatif keeps a list: its command word may follow */
+		if (o->wif.nlocks < LS_WIF_MAX_TARGETS)
+			o->wif.locks[o->wif.nlocks] = arg;
+		o->wif.nlocks++;
 		o->lock_arg = arg;
 		if (ls_parse_addr(arg, &o->filter.addr))
 			o->filter.name = arg;
@@ -248,6 +243,14 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 		return err ? bad_num(p, name, arg, err,
 				     "must be between 0 and 1000000 percent")
 			   : 0;
+	case LS_OPT_DELAYS:
+	case LS_OPT_METRIC:
+	case LS_OPT_ROUNDS: {
+		char why[160];
+
+		err = ls_wif_parse_opt(&o->wif, key, arg, why, sizeof(why));
+		return err ? bad(p, name, arg, why) : 0;
+	}
 	case LS_OPT_MIN_SHARE:
 		o->min_share_set = 1;
 		err = ls_parse_percent(arg, 0, 100, &o->min_share);
@@ -302,13 +305,13 @@ static void explain_error(struct parse *p, const struct argp_state *state)
 		int i;
 
 		for (; *c; c++) {
-			i = def_of(*c);
+			i = ls_opt_def_of(*c);
 			if (i < 0 || ls_opt_defs[i].a.arg)
 				break;
 		}
 		if (!*c)
 			c--;
-		i = def_of(*c);
+		i = ls_opt_def_of(*c);
 		if (i >= 0)
 			why = "needs a value";
 		snprintf(obj, sizeof(obj), "option '-%c'", *c);
@@ -339,7 +342,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->help = HELP_VERSION;
 		return 0;
 	}
-	i = def_of(key);
+	i = ls_opt_def_of(key);
 	if (i < 0)
 		return ARGP_ERR_UNKNOWN;
 	p->given |= 1ULL << i;
@@ -376,77 +379,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case LS_OPT_ALLOW_ROOT:
 		p->o->allow_root = 1;
 		return 0;
+	case LS_OPT_YES_PERTURB:
+	case LS_OPT_PLACEBO:
+		*(key == LS_OPT_PLACEBO ? &p->o->wif.placebo : &p->o->wif.yes) =
+			1;
+		return 0;
 	}
 	return parse_value(p, key, arg);
-}
-
-/* Does a command of @cmds take an option of the group headed by @hdr? */
-static int group_taken(size_t hdr, unsigned cmds)
-{
-	for (size_t j = hdr + 1; j < ls_opt_ndefs && ls_opt_defs[j].a.name; j++)
-		if (ls_opt_defs[j].cmds & cmds)
-			return 1;
-	return 0;
-}
-
-/* The options @cmds take, each group under its header. */
-static void options_for(unsigned cmds, struct argp_option *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < ls_opt_ndefs; i++)
-		if (ls_opt_defs[i].a.name ? !!(ls_opt_defs[i].cmds & cmds)
-					  : group_taken(i, cmds))
-			out[n++] = ls_opt_defs[i].a;
-	memset(&out[n], 0, sizeof(out[n]));
-}
-
-/* Append to a help text; what does not fit is cut. */
-static __attribute__((format(printf, 4, 5))) void
-put(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	*off += (size_t)vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-}
-
-/* The text around the options: every command (@cmd < 0), or one. */
-static void help_doc(char *buf, size_t len, int cmd)
-{
-	static const char prog[] = "lockscope ";
-	unsigned cmds = cmd < 0 ? LS_CMDS_ALL : 1U << cmd;
-	size_t off = 0;
-
-	if (cmd < 0) {
-		put(buf, len, &off,
-		    "lockscope -- live kernel lock contention: which lock, who "
-		    "waits, how long they spin and sleep.\n\nCommands "
-		    "(lockscope COMMAND --help: its options):\n");
-		for (int c = 0; c < LS_CMD_NR; c++)
-			put(buf, len, &off, "  %-8s %s\n", ls_cmd_names[c],
-			    ls_cmd_about[c]);
-	} else {
-		put(buf, len, &off, "lockscope %s -- %s.\n", ls_cmd_names[cmd],
-		    ls_cmd_about[cmd]);
-	}
-	put(buf, len, &off, "\nExamples:\n");
-	for (size_t i = 0; i < ls_nexamples; i++) {
-		const char *word = ls_examples[i] + sizeof(prog) - 1;
-		size_t n = cmd < 0 ? 0 : strlen(ls_cmd_names[cmd]);
-
-		if (cmd < 0 || (!strncmp(word, ls_cmd_names[cmd], n) &&
-				(word[n] == ' ' || !word[n])))
-			put(buf, len, &off, "  %s\n", ls_examples[i]);
-	}
-	put(buf, len, &off, "\v%s", ls_help_exit);
-	if (ls_opt_defs[def_of('T')].cmds & cmds)
-		put(buf, len, &off, "\n%s", ls_help_kinds);
-	if (ls_opt_defs[def_of('s')].cmds & cmds)
-		put(buf, len, &off, "\n%s", ls_help_sort);
 }
 
 static void print_help(const struct parse *p)
@@ -460,8 +399,8 @@ static void print_help(const struct parse *p)
 		printf("%s\n", argp_program_version);
 		return;
 	}
-	options_for(p->cmd_named ? 1U << c : LS_CMDS_ALL, opts);
-	help_doc(text, sizeof(text), p->cmd_named ? (int)c : -1);
+	ls_help_options(p->cmd_named ? 1U << c : LS_CMDS_ALL, opts);
+	ls_help_doc(text, sizeof(text), p->cmd_named ? (int)c : -1);
 	a.doc = text;
 	if (p->cmd_named)
 		a.args_doc = ls_cmd_args[c];
@@ -510,6 +449,8 @@ static int check_command(const struct ls_opts *o)
 	else if (o->cmd == LS_CMD_COMPARE && !o->nfiles)
 		why = "compare needs BASE files before -- (compare "
 		      "BASE.json... -- NEW.json...)";
+	else if (o->cmd == LS_CMD_WHATIF)
+		why = ls_wif_check(&o->wif, o->argv != NULL);
 	else if (o->cmd == LS_CMD_COMPARE && !o->argv)
 		why = "compare needs -- and NEW files after it (compare "
 		      "BASE.json... -- NEW.json...)";
@@ -585,6 +526,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	o->interval = 1.0;
 	o->nlocks = 10;
 	o->cmd = LS_CMD_TOP;
+	ls_wif_opts_default(&o->wif);
 	o->listen = LS_DEF_LISTEN;
 	o->user = "nobody";
 	o->max_series = LS_PROM_DEF_MAX_SERIES;
@@ -602,7 +544,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 		}
 	/* Our own --help (per command), no argp --HANG or --program-name, and
 	 * our own one-line errors. */
-	options_for(LS_CMDS_ALL, opts);
+	ls_help_options(LS_CMDS_ALL, opts);
 	if (argp_parse(&argp, split, argv,
 		       ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &p)) {
 		if (!p.printed)

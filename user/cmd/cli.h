@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "collect/collector.h"
 #include "model/model.h"
+#include "cmd/whatif_opts.h"
 
 enum ls_cmd {
 	LS_CMD_TOP = 0,
@@ -16,6 +17,7 @@ enum ls_cmd {
 	LS_CMD_RECORD,
 	LS_CMD_COMPARE,
 	LS_CMD_REPORT,
+	LS_CMD_WHATIF,
 	LS_CMD_NR,
 };
 
@@ -54,7 +56,8 @@ struct ls_opts {
 	int min_share_set;
 	char **files; /* compare, report: (BASE) files (NEW files are argv) */
 	int nfiles;
-	char **all_argv; /* lockscope's own command line */
+	struct ls_wif_opts wif; /* whatif */
+	char **all_argv;	/* lockscope's own command line */
 	int all_argc;
 };
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "cmd/commands.h"
+#include "collect/whatif.h"
 #include "collect/features.h"
 #include "collect/kconfig.h"
 #include "model/columns.h"
@@ -191,6 +192,12 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		       no ? no
 			  : " (--cgroup and --by cgroup resolve ids under "
 			    "it)");
+	}
+	{
+		struct ls_wif_probe wp;
+
+		ls_whatif_check(&wp);
+		printf("\nwhatif %s\n", wp.why);
 	}
 	{
 		char bwhy[300];

@@ -14,6 +14,7 @@ int ls_cmd_serve(const struct ls_opts *o);
 int ls_cmd_record(const struct ls_opts *o);
 int ls_cmd_compare(const struct ls_opts *o);
 int ls_cmd_report(const struct ls_opts *o);
+int ls_cmd_whatif(const struct ls_opts *o);
 /* Read the @n record files of one side of a compare into @recs, folding
  * lock instances into classes with @by_class; the first failure is
  * reported (with a hint for an option after --): 0 or -1. */

@@ -21,6 +21,8 @@ static int run(const struct ls_opts *o)
 		return ls_cmd_compare(o);
 	case LS_CMD_REPORT:
 		return ls_cmd_report(o);
+	case LS_CMD_WHATIF:
+		return ls_cmd_whatif(o);
 	default:
 		return ls_cmd_top(o);
 	}

@@ -13,6 +13,7 @@
 #define RECORD (1U << LS_CMD_RECORD)
 #define COMPARE (1U << LS_CMD_COMPARE)
 #define REPORT (1U << LS_CMD_REPORT)
+#define WHATIF (1U << LS_CMD_WHATIF)
 #define TRACING (TOP | HIST | SERVE | RECORD) /* they start a collector */
 #define ALL LS_CMDS_ALL
 
@@ -20,7 +21,7 @@ const char *const ls_cmd_names[LS_CMD_NR] = {
 	[LS_CMD_TOP] = "top",	    [LS_CMD_HIST] = "hist",
 	[LS_CMD_DOCTOR] = "doctor", [LS_CMD_SERVE] = "serve",
 	[LS_CMD_RECORD] = "record", [LS_CMD_COMPARE] = "compare",
-	[LS_CMD_REPORT] = "report",
+	[LS_CMD_REPORT] = "report", [LS_CMD_WHATIF] = "whatif",
 };
 
 /* What each command does, in a line of the list of commands. */
@@ -36,6 +37,8 @@ const char *const ls_cmd_about[LS_CMD_NR] = {
 	[LS_CMD_COMPARE] = "compare records: BASE runs against NEW runs",
 	[LS_CMD_REPORT] = "one HTML page of pictures of records (or of a "
 			  "compare)",
+	[LS_CMD_WHATIF] = "delay a lock on purpose: is it on PROGRAM's "
+			  "critical path?",
 };
 
 const char *const ls_examples[] = {
@@ -54,6 +57,9 @@ const char *const ls_examples[] = {
 	"lockscope report -o ab.html base1.json base2.json -- new1.json "
 	"new2.json",
 	"lockscope hist -d 5 --folded waits.folded",
+	"lockscope whatif --yes-perturb -- stress-ng --netlink-task 2 -t 3s",
+	"lockscope whatif -L pipe_inode_info.mutex --delays 10,20,40 --metric "
+	"ops --yes-perturb -- ./bench",
 };
 
 const char ls_help_exit[] =
@@ -77,6 +83,8 @@ const char *const ls_cmd_args[LS_CMD_NR] = {
 	[LS_CMD_COMPARE] = "compare BASE.json... -- NEW.json...",
 	[LS_CMD_REPORT] = "report -o FILE.html RECORD.json...\n"
 			  "report -o FILE.html BASE.json... -- NEW.json...",
+	[LS_CMD_WHATIF] = "whatif --yes-perturb [-L LOCK]... -- PROGRAM "
+			  "[ARGS...]",
 };
 
 /* doctor takes what changes which sources it finds: -F, --no-tracepoints,
@@ -97,15 +105,17 @@ const struct ls_opt_def ls_opt_defs[] = {
 	{{"count", 'n', "N", 0,
 	  "hist: show the N most contended locks (default 10); top: stop after "
 	  "N frames (default: never); report: draw the N most waited-on "
-	  "locks (default 10)",
+	  "locks (default 10); whatif without -L: delay the N most "
+	  "waited-on locks of a pre-run (default 2)",
 	  1},
-	 TOP | HIST | REPORT},
+	 TOP | HIST | REPORT | WHATIF},
 	{{"pid", 'p', "PID", 0, "Only waits of this process", 1}, TRACING},
 	{{"lock", 'L', "NAME|ADDR", 0,
 	  "Only locks whose name or class contains NAME (task_struct.pi_lock "
-	  "matches every instance, task_struct.pi_lock#2 one), or at hex ADDR",
+	  "matches every instance, task_struct.pi_lock#2 one), or at hex ADDR; "
+	  "whatif: a lock to delay (repeatable)",
 	  1},
-	 TRACING},
+	 TRACING | WHATIF},
 	{{"by", LS_OPT_BY, "lock|class|cgroup", 0,
 	  "One row per lock (default), or per lock class: every instance of "
 	  "a name (#2, #cpu1, ...) folded into one row with its count; "
@@ -124,7 +134,8 @@ const struct ls_opt_def ls_opt_defs[] = {
 	 TRACING},
 	{{"sort", 's', "KEY", 0, "Sort by KEY (default total)", 1}, TOP | HIST},
 	{{NULL, 0, NULL, 0, "Output:", 2}, ALL},
-	{{"json", LS_OPT_JSON, NULL, 0, "hist: print JSON", 2}, HIST},
+	{{"json", LS_OPT_JSON, NULL, 0, "hist, whatif: print JSON", 2},
+	 HIST | WHATIF},
 	{{"batch", 'b', NULL, 0,
 	  "top: plain text frames (implied when stdout is not a terminal); "
 	  "without it, a full screen (? lists the keys)",
@@ -139,12 +150,13 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  2},
 	 HIST | RECORD},
 	{{"verbose", 'v', NULL, 0, "libbpf debug messages", 2},
-	 TRACING | DOCTOR},
+	 TRACING | DOCTOR | WHATIF},
 	{{"output", 'o', "FILE", 0,
-	  "record: write the record to FILE; report: the HTML page to FILE "
+	  "record: write the record to FILE; report: the HTML page to FILE; "
+	  "whatif: the JSON result to FILE "
 	  "(atomically; - for standard output)",
 	  2},
-	 RECORD | REPORT},
+	 RECORD | REPORT | WHATIF},
 	{{"folded", LS_OPT_FOLDED, "FILE", 0,
 	  "hist, record: also write the sampled waiter stacks to FILE as "
 	  "folded stacks for flame graphs, weighted by wait time in ns "
@@ -246,6 +258,32 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  "Leave BPF run-time stats off (no lockscope_bpf_program_* metrics)",
 	  4},
 	 SERVE},
+	{{NULL, 0, NULL, 0, "whatif (it slows the machine on purpose):", 5},
+	 ALL},
+	{{"yes-perturb", LS_OPT_YES_PERTURB, NULL, 0,
+	  "Required: busy-wait inside kernel locks on purpose (capped at "
+	  "100 us per acquisition, 25% of each CPU per second)",
+	  5},
+	 WHATIF},
+	{{"delays", LS_OPT_DELAYS, "LIST", 0,
+	  "Delays per acquisition in us (ns, us, ms suffixes; default "
+	  "5,10,20); zero-delay runs are always made",
+	  5},
+	 WHATIF},
+	{{"rounds", LS_OPT_ROUNDS, "N", 0,
+	  "Runs of PROGRAM per lock, delay and arm (default 2)", 5},
+	 WHATIF},
+	{{"metric", LS_OPT_METRIC, "M", 0,
+	  "PROGRAM's throughput: wall (1/wall time, default), stress-ng "
+	  "(bogo ops/s: give stress-ng --metrics-brief), ops (an 'ops: N' "
+	  "line, per second), regex:RE (its group, last match)",
+	  5},
+	 WHATIF},
+	{{"placebo", LS_OPT_PLACEBO, NULL, 0,
+	  "A/A: run the same schedule injecting nothing (the verdict's false "
+	  "alarm rate)",
+	  5},
+	 WHATIF},
 	{{NULL, 0, NULL, 0, "Help:", -1}, ALL},
 	{{"help", '?', NULL, 0, "Give this help list", -1}, ALL},
 	{{"usage", LS_OPT_USAGE, NULL, 0, "Give a short usage message", -1},
@@ -257,3 +295,11 @@ const size_t ls_opt_ndefs = sizeof(ls_opt_defs) / sizeof(ls_opt_defs[0]);
 const size_t ls_nexamples = sizeof(ls_examples) / sizeof(ls_examples[0]);
 _Static_assert(sizeof(ls_opt_defs) / sizeof(ls_opt_defs[0]) <= LS_OPT_MAX,
 	       "given options are bits of a uint64_t");
+
+int ls_opt_def_of(int key)
+{
+	for (unsigned i = 0; i < ls_opt_ndefs; i++)
+		if (ls_opt_defs[i].a.key == key && ls_opt_defs[i].a.name)
+			return (int)i;
+	return -1;
+}

@@ -36,6 +36,11 @@ enum ls_opt_key {
 	LS_OPT_CGROUP,
 	LS_OPT_MAX_CGROUPS,
 	LS_OPT_NO_CHAINS,
+	LS_OPT_DELAYS,
+	LS_OPT_ROUNDS,
+	LS_OPT_METRIC,
+	LS_OPT_YES_PERTURB,
+	LS_OPT_PLACEBO,
 };
 
 #define LS_OPT_MAX 64 /* rows of the table: bits of a uint64_t */
@@ -59,5 +64,8 @@ extern const char *const ls_examples[];		  /* "lockscope CMD ..." */
 extern const size_t ls_nexamples;
 /* Help after the options: the exit status rule, kinds (-T), sort keys. */
 extern const char ls_help_exit[], ls_help_kinds[], ls_help_sort[];
+
+/* The index in ls_opt_defs of the option with key @key, -1 if none. */
+int ls_opt_def_of(int key);
 
 #endif

@@ -68,11 +68,14 @@ int ls_child_start(struct ls_child *c, char **argv)
 
 /* In the child, between fork and exec: its own process group, death with
  * lockscope, stdin and stdout as asked, default signal actions. */
-static void child_setup(pid_t parent, int out_fd)
+static void child_setup(pid_t parent, int out_fd, int procs_fd)
 {
 	int null = -1;
 
 	setpgid(0, 0);
+	/* into the cgroup asked for, before exec: every child follows */
+	if (procs_fd >= 0 && write(procs_fd, "0", 1) != 1)
+		_exit(126);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent) /* lockscope died before prctl */
 		_exit(127);
@@ -96,6 +99,11 @@ static void child_setup(pid_t parent, int out_fd)
 
 int ls_child_start_io(struct ls_child *c, char **argv, int out_fd)
 {
+	return ls_child_start_cg(c, argv, out_fd, -1);
+}
+
+int ls_child_start_cg(struct ls_child *c, char **argv, int out_fd, int procs_fd)
+{
 	pid_t parent = getpid(), pid;
 	int pfd[2], err = 0;
 	char obj[300], a[257];
@@ -118,7 +126,7 @@ int ls_child_start_io(struct ls_child *c, char **argv, int out_fd)
 	}
 	if (!pid) {
 		close(pfd[0]);
-		child_setup(parent, out_fd);
+		child_setup(parent, out_fd, procs_fd);
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(pfd[1], &err, sizeof(err)) < 0)

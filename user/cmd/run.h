@@ -38,6 +38,10 @@ int ls_child_start(struct ls_child *c, char **argv);
  * too, unless it is a terminal: PROGRAM's group is not the terminal's
  * foreground, so it reads /dev/null instead of being stopped). */
 int ls_child_start_io(struct ls_child *c, char **argv, int out_fd);
+/* The same, PROGRAM moved into the cgroup whose cgroup.procs is open as
+ * @procs_fd (>= 0) before it runs: its children are born there. */
+int ls_child_start_cg(struct ls_child *c, char **argv, int out_fd,
+		      int procs_fd);
 /* Sleep up to @secs; return early when stopped or the child ended.
  * Returns 1 when the caller should stop (signal or child done). */
 int ls_wait(double secs, struct ls_child *c);

@@ -37,6 +37,7 @@ struct ls_collector_opts {
 	const struct ls_filter *fold_filter; /* applied before folding */
 	int hold;      /* --hold: hold times of contended locks (hold.bpf.c) */
 	int no_chains; /* --no-chains: no wait-for chains (chains.bpf.h) */
+	int whatif;    /* whatif: delay injection (bpf/whatif.bpf.h) */
 	int verbose;   /* libbpf debug output */
 	const char *kallsyms; /* path, default /proc/kallsyms */
 };

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include "collect/collector_int.h"
 #include "collect/features.h"
+#include "collect/whatif.h"
 #include "model/mapmem.h"
 #include "util/caps.h"
 #include "util/log.h"
@@ -90,6 +91,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 	ls_probes_configure(c);
 	ls_cgroup_configure(c);
 	ls_chains_configure(c);
+	ls_whatif_configure(c);
 	return 0;
 }
 
@@ -459,6 +461,7 @@ void ls_collector_stop(struct ls_collector *c)
 {
 	if (!c)
 		return;
+	ls_whatif_disarm(c); /* the kill switch, before the links go */
 	for (int i = 0; i < 2; i++)
 		bpf_link__destroy(c->tp_links[i]);
 	ls_probes_detach(c);
