@@ -99,6 +99,15 @@ if [ -s "$O/r1.json" ] && [ -s "$O/r2.json" ]; then
 		fail "$T: report: exit $?"
 fi
 
+# the fixed records: the genl mutex never failed a spin in BASE and did in
+# NEW, a change from 0 that has no ratio (the page once said +inf%)
+D=$LS_ROOT/tests/data
+"$LS" report -o "$O/fixed.html" "$D"/record-base{1,2,3}.json -- \
+	"$D"/record-new{1,2,3}.json &&
+	grep -q '(was 0)' "$O/fixed.html" &&
+	figures "report page of the fixed records" text "$O/fixed.html" ||
+	fail "$T: report of the fixed records: no '(was 0)' or exit $?"
+
 # --- /metrics under load ------------------------------------------------
 "$LS" serve --listen 127.0.0.1:0 -i 0.5 >"$O/serve.log" 2>&1 &
 pids+=($!)
