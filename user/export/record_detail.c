@@ -3,7 +3,8 @@
  * record_detail.c - what only pictures need from a record: the totals' spin
  * and sleep histograms per lock class, and the sampled waiter stacks
  * (totals.stacks).  Both are optional (older files lack the stacks); what is
- * there is checked like every other field.
+ * there is checked like every other field.  Histograms are kept sorted by
+ * class, stacks indexed: a record of n locks reads in O(n log n).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,24 +53,56 @@ static int read_slots(struct ls_rd *rd, struct json_object *o, const char *path,
 	return 0;
 }
 
-/* The lock class of row @o (name checked by the lock reader already). */
-static struct ls_rec_hist *hist_of(struct ls_rec *r, struct json_object *o)
+/* The lock class of row @o into @h (name checked by the lock reader
+ * already); -EINVAL if it has none. */
+static int class_of(struct json_object *o, struct ls_rec_hist *h)
 {
 	struct json_object *n, *k;
-	struct ls_rec_hist h = {0};
 
 	if (!json_object_object_get_ex(o, "name", &n) ||
 	    !json_object_object_get_ex(o, "kind", &k) ||
-	    ls_rd_kind(json_object_get_string(k), &h.kind))
-		return NULL;
-	snprintf(h.name, sizeof(h.name), "%s", json_object_get_string(n));
-	ls_rd_strip_addr(h.name);
-	for (size_t i = 0; i < r->nhists; i++)
-		if (r->hists[i].kind == h.kind &&
-		    !strcmp(r->hists[i].name, h.name))
-			return &r->hists[i];
-	r->hists[r->nhists] = h;
-	return &r->hists[r->nhists++];
+	    ls_rd_kind(json_object_get_string(k), &h->kind))
+		return -EINVAL;
+	snprintf(h->name, sizeof(h->name), "%s", json_object_get_string(n));
+	ls_rd_strip_addr(h->name);
+	return 0;
+}
+
+static int cmp_hist(const void *a, const void *b)
+{
+	const struct ls_rec_hist *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+static void add_slots(uint64_t *d, const uint64_t *s)
+{
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
+		d[i] = d[i] + s[i] < d[i] ? UINT64_MAX : d[i] + s[i];
+}
+
+/* One histogram per lock class: sorted by name and kind, the rows of one
+ * class summed (ls_rec_find_hist searches that order). */
+static void merge_hists(struct ls_rec *r)
+{
+	size_t keep = 0;
+
+	qsort(r->hists, r->nhists, sizeof(*r->hists), cmp_hist);
+	for (size_t i = 0; i < r->nhists; i++) {
+		struct ls_rec_hist *d = &r->hists[keep ? keep - 1 : 0];
+
+		if (keep && !cmp_hist(d, &r->hists[i])) {
+			add_slots(d->all, r->hists[i].all);
+			add_slots(d->spin, r->hists[i].spin);
+			add_slots(d->sleep, r->hists[i].sleep);
+		} else {
+			if (keep != i)
+				r->hists[keep] = r->hists[i];
+			keep++;
+		}
+	}
+	r->nhists = keep;
 }
 
 static int read_hists(struct ls_rd *rd, struct json_object *tot,
@@ -87,10 +120,10 @@ static int read_hists(struct ls_rd *rd, struct json_object *tot,
 		return ls_rd_bad(rd, "totals.locks: out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
-		struct ls_rec_hist *h = hist_of(r, o);
+		struct ls_rec_hist *h = &r->hists[r->nhists++];
 		int err;
 
-		if (!h)
+		if (class_of(o, h))
 			return ls_rd_bad(rd, "totals.locks[%zu]: bad lock", i);
 		snprintf(p, sizeof(p), "totals.locks[%zu]", i);
 		err = read_slots(rd, o, p, "hist_log2_ns", h->all);
@@ -103,6 +136,7 @@ static int read_hists(struct ls_rd *rd, struct json_object *tot,
 		if (err)
 			return err;
 	}
+	merge_hists(r);
 	return 0;
 }
 
@@ -208,8 +242,11 @@ void ls_rec_detail_free(struct ls_rec *r)
 const struct ls_rec_hist *ls_rec_find_hist(const struct ls_rec *r,
 					   const char *name, unsigned kind)
 {
-	for (size_t i = 0; i < r->nhists; i++)
-		if (r->hists[i].kind == kind && !strcmp(r->hists[i].name, name))
-			return &r->hists[i];
-	return NULL;
+	struct ls_rec_hist key;
+
+	if (!r->nhists)
+		return NULL;
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	key.kind = kind;
+	return bsearch(&key, r->hists, r->nhists, sizeof(*r->hists), cmp_hist);
 }

@@ -17,6 +17,7 @@ void ls_stacks_free(struct ls_stacks *st)
 	for (size_t i = 0; i < st->n; i++)
 		free(st->v[i].frames);
 	free(st->v);
+	free(st->idx);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -25,19 +26,72 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+/* FNV-1a of an entry's identity (the lock as kept: at most LS_NAME_MAX-1
+ * bytes of it). */
+static uint64_t hash_of(const char *lock, uint32_t kind, const char *frames)
+{
+	uint64_t h = 14695981039346656037ULL ^ kind;
+
+	for (size_t i = 0; lock[i] && i < LS_NAME_MAX - 1; i++)
+		h = (h ^ (unsigned char)lock[i]) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (; *frames; frames++)
+		h = (h ^ (unsigned char)*frames) * 1099511628211ULL;
+	return h;
+}
+
+/* The index slot of (@lock, @kind, @frames): its entry's, or the empty
+ * one where it goes. */
+static size_t *slot_of(const struct ls_stacks *st, const char *lock,
+		       uint32_t kind, const char *frames)
+{
+	size_t mask = st->nidx - 1, i = hash_of(lock, kind, frames) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		const struct ls_stack *e;
+
+		if (!st->idx[i])
+			return &st->idx[i];
+		e = &st->v[st->idx[i] - 1];
+		if (e->kind == kind &&
+		    !strncmp(e->lock, lock, LS_NAME_MAX - 1) &&
+		    !strcmp(e->frames, frames))
+			return &st->idx[i];
+	}
+}
+
+/* Index every entry in a table at least twice their number. */
+static int reindex(struct ls_stacks *st, size_t want)
+{
+	size_t n = 64;
+
+	while (n < 2 * want)
+		n *= 2;
+	free(st->idx);
+	st->idx = calloc(n, sizeof(*st->idx));
+	st->nidx = st->idx ? n : 0;
+	if (!st->idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->n; i++)
+		*slot_of(st, st->v[i].lock, st->v[i].kind, st->v[i].frames) =
+			i + 1;
+	return 0;
+}
+
 int ls_stacks_add(struct ls_stacks *st, const char *lock, uint32_t kind,
 		  const char *frames, uint64_t samples, uint64_t wait_ns)
 {
 	struct ls_stack *e;
+	size_t *slot;
 
-	for (size_t i = 0; i < st->n; i++) {
-		e = &st->v[i];
-		if (e->kind == kind && !strcmp(e->lock, lock) &&
-		    !strcmp(e->frames, frames)) {
-			e->samples = sat_add(e->samples, samples);
-			e->wait_ns = sat_add(e->wait_ns, wait_ns);
-			return 0;
-		}
+	if ((!st->nidx || 2 * (st->n + 1) > st->nidx) && reindex(st, st->n + 1))
+		return -ENOMEM;
+	slot = slot_of(st, lock, kind, frames);
+	if (*slot) {
+		e = &st->v[*slot - 1];
+		e->samples = sat_add(e->samples, samples);
+		e->wait_ns = sat_add(e->wait_ns, wait_ns);
+		return 0;
 	}
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 64;
@@ -57,7 +111,7 @@ int ls_stacks_add(struct ls_stacks *st, const char *lock, uint32_t kind,
 	e->kind = kind;
 	e->samples = samples;
 	e->wait_ns = wait_ns;
-	st->n++;
+	*slot = ++st->n;
 	return 0;
 }
 
@@ -78,6 +132,7 @@ void ls_stacks_sort(struct ls_stacks *st)
 {
 	if (st->n)
 		qsort(st->v, st->n, sizeof(*st->v), cmp_stack);
+	st->nidx = 0; /* positions moved: index again on the next add */
 }
 
 uint64_t ls_stacks_wait_total(const struct ls_stacks *st)
