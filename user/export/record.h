@@ -94,7 +94,7 @@ struct ls_rec {
 	/* for pictures (record_detail.c): the totals' histograms, by name
 	 * and kind, and the sampled waiter stacks (none in older files) */
 	struct ls_rec_hist *hists;
-	size_t nhists;
+	size_t nhists, hists_cap;
 	struct ls_stacks stacks;
 };
 

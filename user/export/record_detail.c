@@ -105,39 +105,31 @@ static void merge_hists(struct ls_rec *r)
 	r->nhists = keep;
 }
 
-static int read_hists(struct ls_rd *rd, struct json_object *tot,
-		      struct ls_rec *r)
+int ls_rec_read_hist_row(struct ls_rd *rd, struct json_object *o,
+			 const char *path, struct ls_rec *r)
 {
-	struct json_object *a;
-	size_t n;
-	char p[64];
+	struct ls_rec_hist *h;
+	int err;
 
-	if (!json_object_object_get_ex(tot, "locks", &a) ||
-	    !(n = json_object_array_length(a)))
-		return 0; /* the lock reader checked the array */
-	r->hists = calloc(n, sizeof(*r->hists));
-	if (!r->hists)
-		return ls_rd_bad(rd, "totals.locks: out of memory");
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-		struct ls_rec_hist *h = &r->hists[r->nhists++];
-		int err;
+	if (r->nhists == r->hists_cap) {
+		size_t cap = r->hists_cap ? 2 * r->hists_cap : 64;
 
-		if (class_of(o, h))
-			return ls_rd_bad(rd, "totals.locks[%zu]: bad lock", i);
-		snprintf(p, sizeof(p), "totals.locks[%zu]", i);
-		err = read_slots(rd, o, p, "hist_log2_ns", h->all);
-		if (!err)
-			err = read_slots(rd, o, p, "hist_spin_log2_ns",
-					 h->spin);
-		if (!err)
-			err = read_slots(rd, o, p, "hist_sleep_log2_ns",
-					 h->sleep);
-		if (err)
-			return err;
+		h = realloc(r->hists, cap * sizeof(*h));
+		if (!h)
+			return ls_rd_bad(rd, "totals.locks: out of memory");
+		r->hists = h;
+		r->hists_cap = cap;
 	}
-	merge_hists(r);
-	return 0;
+	h = &r->hists[r->nhists++];
+	memset(h, 0, sizeof(*h));
+	if (class_of(o, h))
+		return ls_rd_bad(rd, "%s: bad lock", path);
+	err = read_slots(rd, o, path, "hist_log2_ns", h->all);
+	if (!err)
+		err = read_slots(rd, o, path, "hist_spin_log2_ns", h->spin);
+	if (!err)
+		err = read_slots(rd, o, path, "hist_sleep_log2_ns", h->sleep);
+	return err;
 }
 
 /* Safe text without ';' (the folded format's separator), not empty. */
@@ -209,24 +201,36 @@ static int read_stack(struct ls_rd *rd, struct json_object *o, size_t i,
 int ls_rec_read_detail(struct ls_rd *rd, struct json_object *tot,
 		       struct ls_rec *r)
 {
-	struct json_object *a;
-	int err = read_hists(rd, tot, r);
+	struct ls_rd_elems it;
+	struct json_object *a, *o;
+	size_t i = 0;
+	int err = 0, more;
 
+	merge_hists(r);
 	ls_stacks_init(&r->stacks);
-	if (err || !json_object_object_get_ex(tot, "stacks", &a))
-		return err;
+	if (!json_object_object_get_ex(tot, "stacks", &a))
+		return 0;
 	if (!json_object_is_type(a, json_type_array))
 		return ls_rd_bad(rd, "totals.stacks: not an array");
-	for (size_t i = 0; i < json_object_array_length(a); i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-
+	if (ls_rd_elems_open(&it, a, rd->text,
+			     rd->text ? &rd->text->stacks : NULL))
+		return ls_rd_bad(rd, "totals.stacks: out of memory");
+	for (; (more = ls_rd_elems_next(&it, &o)) > 0; i++) {
 		if (!json_object_is_type(o, json_type_object))
-			return ls_rd_bad(
-				rd, "totals.stacks[%zu]: not an object", i);
-		err = read_stack(rd, o, i, &r->stacks);
+			err = ls_rd_bad(rd, "totals.stacks[%zu]: not an object",
+					i);
+		if (!err)
+			err = read_stack(rd, o, i, &r->stacks);
 		if (err)
-			return err;
+			break;
 	}
+	ls_rd_elems_close(&it);
+	if (more < 0) {
+		ls_rd_bad(rd, "totals.stacks[%zu]: malformed JSON", i);
+		return more;
+	}
+	if (err)
+		return err;
 	ls_stacks_sort(&r->stacks);
 	return 0;
 }
@@ -235,7 +239,7 @@ void ls_rec_detail_free(struct ls_rec *r)
 {
 	free(r->hists);
 	r->hists = NULL;
-	r->nhists = 0;
+	r->nhists = r->hists_cap = 0;
 	ls_stacks_free(&r->stacks);
 }
 
