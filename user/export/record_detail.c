@@ -103,6 +103,15 @@ static void merge_hists(struct ls_rec *r)
 		}
 	}
 	r->nhists = keep;
+	if (keep && keep < r->hists_cap) { /* give back the room grown into */
+		struct ls_rec_hist *fit =
+			realloc(r->hists, keep * sizeof(*fit));
+
+		if (fit) {
+			r->hists = fit;
+			r->hists_cap = keep;
+		}
+	}
 }
 
 int ls_rec_read_hist_row(struct ls_rd *rd, struct json_object *o,

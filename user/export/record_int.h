@@ -101,7 +101,8 @@ void ls_rd_strip_addr(char *name);
 int ls_rd_kind(const char *s, unsigned *kind);
 /* The histograms of totals lock row @o (at @path) added to @r's
  * (record_detail.c); then the totals' stacks into @r, the histograms
- * merged by class; 0 or -EINVAL.  ls_rec_detail_free() undoes both. */
+ * merged by class; 0 or -EINVAL.  ls_rec_detail_free() (record.h)
+ * undoes both. */
 struct ls_rec;
 int ls_rec_read_hist_row(struct ls_rd *rd, struct json_object *o,
 			 const char *path, struct ls_rec *r);
@@ -111,6 +112,5 @@ int ls_rec_read_detail(struct ls_rd *rd, struct json_object *totals,
  * arrays were left out of it: record_lazy.c). */
 int ls_rec_from_doc(struct ls_rd *rd, struct json_object *root,
 		    struct ls_rec *r);
-void ls_rec_detail_free(struct ls_rec *r);
 
 #endif

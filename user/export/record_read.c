@@ -251,6 +251,11 @@ static int read_locks(struct ls_rd *rd, struct json_object *snap,
 	err = ls_rec_sums_fit(rd, path, s->locks, n);
 	if (err)
 		return err;
+	if (n && n < cap) { /* give back the room grown into */
+		struct ls_rec_lock *fit = realloc(s->locks, n * sizeof(*fit));
+
+		s->locks = fit ? fit : s->locks;
+	}
 	s->nlocks = n;
 	ls_rec_snap_merge(s);
 	ls_rec_cgroups_merge(s);

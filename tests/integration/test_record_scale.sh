@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# tests/integration/test_record_scale.sh - record load, compare and report
+# of 100k locks (a class each, tests/data/gen-records.py) take CPU time and
+# memory in proportion to the locks: the CPU time of a 10k run, scaled by
+# ten with room for n log n and noise, bounds the 100k run (a quadratic
+# pass takes a hundred times), and so does its peak RSS, which also stays
+# within a few bytes of memory per byte of the records.  CPU time, not wall
+# time: the machine is shared.  No root needed.
+. "$(dirname "$0")/../lib.sh"
+T=record_scale
+O=$LS_OUT/$T
+rm -rf "$O"
+mkdir -p "$O"
+GEN=$LS_ROOT/tests/data/gen-records.py
+
+need_cmd "$T" python3 || exit 0
+if [ ! -x /usr/bin/time ]; then
+	skip "$T: /usr/bin/time is not installed (package time)"
+	exit 0
+fi
+
+for n in 10000 100000; do
+	if ! python3 "$GEN" --locks $n "$O/a$n.json" ||
+		! python3 "$GEN" --locks $n --seed 2 "$O/b$n.json"; then
+		fail "$T: gen-records.py --locks $n failed"
+		exit 0
+	fi
+done
+
+# run NAME N ARGS...: lockscope ARGS under /usr/bin/time; sets cpu (user +
+# system seconds) and rss (KB), both summed over compare and report
+cpu_sum=0
+rss_max=0
+measure() {
+	local name=$1
+	shift
+	if ! /usr/bin/time -f '%U %S %M' -o "$O/$name.time" "$LS" "$@" \
+		>"$O/$name.out" 2>"$O/$name.err"; then
+		fail "$T: $name: exit $?: $(tail -2 "$O/$name.err")"
+		return 1
+	fi
+	read -r u s m < <(tail -1 "$O/$name.time")
+	cpu_sum=$(python3 -c "print($cpu_sum + $u + $s)")
+	[ "$m" -gt "$rss_max" ] && rss_max=$m
+	return 0
+}
+
+declare -A cpu rss
+for n in 10000 100000; do
+	cpu_sum=0
+	rss_max=0
+	measure "compare$n" compare "$O/a$n.json" -- "$O/b$n.json" &&
+		measure "aa$n" compare "$O/a$n.json" -- "$O/a$n.json" &&
+		measure "report$n" report -o "$O/report$n.html" "$O/a$n.json" -- "$O/b$n.json" ||
+		exit 0
+	cpu[$n]=$cpu_sum
+	rss[$n]=$rss_max
+	echo "$n locks: compare, A/A compare and report: ${cpu[$n]} s CPU, peak RSS ${rss[$n]} KB"
+done
+
+# what was read is the whole record: 8 metrics a lock and 4 of the run; an
+# A/A compare finds nothing; the page draws the most waited-on lock
+m=$((8 * 100000 + 4))
+top=$(python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(max(d['totals']['locks'], key=lambda l: l['total_ns'])['name'])" "$O/a100000.json")
+if grep -q "^0 of $m metrics changed" "$O/aa100000.out" &&
+	grep -q " of $m metrics changed" "$O/compare100000.out" &&
+	grep -q "$top" "$O/report100000.html"; then
+	pass "$T: 100k locks read whole: $m metrics compared, A/A quiet, $top drawn"
+else
+	fail "$T: 100k locks: $(head -1 "$O/aa100000.out"); $(grep -c "$top" "$O/report100000.html") mentions of $top"
+fi
+
+# linear: ten times the locks, at most 25 times the CPU time (a quadratic
+# pass makes it 100 times); a 10k run too fast to measure counts as 0.2 s
+bound=$(python3 -c "print(25 * max(${cpu[10000]}, 0.2))")
+if python3 -c "import sys; sys.exit(not ${cpu[100000]} <= $bound)"; then
+	pass "$T: 100k locks in ${cpu[100000]} s CPU, within 25x the 10k run's ${cpu[10000]} s ($bound s)"
+else
+	fail "$T: 100k locks took ${cpu[100000]} s CPU, above 25x the 10k run's ${cpu[10000]} s ($bound s): not linear"
+fi
+
+# memory: at most 12 times the 10k run's peak, and at most 3 bytes of RSS
+# per byte of the records read (json-c's tree of a whole file took 12 a
+# file, before any of the comparison)
+size=$(($(stat -c %s "$O/a100000.json") + $(stat -c %s "$O/b100000.json")))
+if [ "${rss[100000]}" -le $((12 * ${rss[10000]})) ] &&
+	[ $((rss[100000] * 1024)) -le $((3 * size)) ]; then
+	pass "$T: 100k locks a side in ${rss[100000]} KB peak RSS ($((rss[100000] * 1024 / 200000)) bytes a lock; 10k: ${rss[10000]} KB; records $((size / 1024)) KB)"
+else
+	fail "$T: 100k locks a side took ${rss[100000]} KB peak RSS (10k: ${rss[10000]} KB, records $((size / 1024)) KB): not in proportion"
+fi
