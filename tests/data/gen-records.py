@@ -5,10 +5,10 @@ means, standard deviations and changes are easy to check by hand (see the
 tests).  Run from this directory: ./gen-records.py
 
 ./gen-records.py --locks N [--seed S] OUT writes instead one synthetic record
-of N distinct locks to OUT, each row as large as a real one (histograms,
-callers, holder side, one sampled stack): what a record of a machine with N
-contended locks holds, for the scale tests of record load, compare and
-report."""
+of N locks of N classes to OUT, each row as large as a real one
+(histograms, callers, holder side, one sampled stack): what a record of a
+machine with N contended locks holds, for the scale tests of record load,
+compare and report."""
 import json
 import random
 import sys
@@ -75,9 +75,11 @@ def big_lock(i, rnd):
     cont = sum(hist)
     total = cont * rnd.randrange(500, 5000)
     calls = rnd.randrange(1, 400)
-    l = lock("pipe_inode_info.mutex#%d" % i, "mutex", cont, total)
+    # a class of its own (compare matches classes): the worst case
+    name = "mutex@pipe_write_%d" % i
+    l = lock(name, "mutex", cont, total)
     l.update({
-        "class": "pipe_inode_info.mutex", "origin": "slab",
+        "class": name, "origin": "caller",
         "osq_bailouts_prev_read": 0, "osq_bailouts_prev_preempted": 0,
         "hist_log2_ns": hist, "hist_spin_log2_ns": hist,
         "caller_samples": calls, "caller_wait_ns": calls * 1200,
