@@ -27,8 +27,8 @@ for n in 10000 100000; do
 	fi
 done
 
-# run NAME N ARGS...: lockscope ARGS under /usr/bin/time; sets cpu (user +
-# system seconds) and rss (KB), both summed over compare and report
+# measure NAME ARGS...: lockscope ARGS under /usr/bin/time; adds its CPU (user +
+# system seconds) to cpu_sum and keeps the highest peak RSS (KB) in rss_max
 cpu_sum=0
 rss_max=0
 measure() {
@@ -40,7 +40,7 @@ measure() {
 		return 1
 	fi
 	read -r u s m < <(tail -1 "$O/$name.time")
-	cpu_sum=$(python3 -c "print($cpu_sum + $u + $s)")
+	cpu_sum=$(python3 -c "print(round($cpu_sum + $u + $s, 2))")
 	[ "$m" -gt "$rss_max" ] && rss_max=$m
 	return 0
 }
@@ -75,7 +75,7 @@ fi
 
 # linear: ten times the locks, at most 25 times the CPU time (a quadratic
 # pass makes it 100 times); a 10k run too fast to measure counts as 0.2 s
-bound=$(python3 -c "print(25 * max(${cpu[10000]}, 0.2))")
+bound=$(python3 -c "print(round(25 * max(${cpu[10000]}, 0.2), 2))")
 if python3 -c "import sys; sys.exit(not ${cpu[100000]} <= $bound)"; then
 	pass "$T: 100k locks in ${cpu[100000]} s CPU, within 25x the 10k run's ${cpu[10000]} s ($bound s)"
 else
