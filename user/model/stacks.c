@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/stacks.h"
+#include "util/slots.h"
 
 void ls_stacks_init(struct ls_stacks *st)
 {
@@ -26,38 +27,35 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
-/* FNV-1a of an entry's identity (the lock as kept: at most LS_NAME_MAX-1
- * bytes of it). */
-static uint64_t hash_of(const char *lock, uint32_t kind, const char *frames)
-{
-	uint64_t h = 14695981039346656037ULL ^ kind;
+/* An entry's identity, as ls_slots_find compares it. */
+struct key {
+	const struct ls_stacks *st;
+	const char *lock, *frames;
+	uint32_t kind;
+};
 
-	for (size_t i = 0; lock[i] && i < LS_NAME_MAX - 1; i++)
-		h = (h ^ (unsigned char)lock[i]) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (; *frames; frames++)
-		h = (h ^ (unsigned char)*frames) * 1099511628211ULL;
-	return h;
+static int same_entry(const void *ctx, size_t pos)
+{
+	const struct key *k = ctx;
+	const struct ls_stack *e = &k->st->v[pos];
+
+	return e->kind == k->kind &&
+	       !strncmp(e->lock, k->lock, LS_NAME_MAX - 1) &&
+	       !strcmp(e->frames, k->frames);
 }
 
 /* The index slot of (@lock, @kind, @frames): its entry's, or the empty
- * one where it goes. */
+ * one where it goes (the lock as kept: at most LS_NAME_MAX - 1 bytes). */
 static size_t *slot_of(const struct ls_stacks *st, const char *lock,
 		       uint32_t kind, const char *frames)
 {
-	size_t mask = st->nidx - 1, i = hash_of(lock, kind, frames) & mask;
+	struct key k = {st, lock, frames, kind};
+	size_t n = strnlen(lock, LS_NAME_MAX - 1);
+	uint64_t h = ls_hash_bytes(LS_HASH_INIT, &kind, sizeof(kind));
 
-	for (;; i = (i + 1) & mask) {
-		const struct ls_stack *e;
-
-		if (!st->idx[i])
-			return &st->idx[i];
-		e = &st->v[st->idx[i] - 1];
-		if (e->kind == kind &&
-		    !strncmp(e->lock, lock, LS_NAME_MAX - 1) &&
-		    !strcmp(e->frames, frames))
-			return &st->idx[i];
-	}
+	h = ls_hash_bytes(ls_hash_bytes(h, lock, n), "", 1);
+	h = ls_hash_bytes(h, frames, strlen(frames));
+	return ls_slots_find(st->idx, st->nidx, h, same_entry, &k);
 }
 
 /* Index every entry in a table at least twice their number. */

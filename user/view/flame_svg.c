@@ -12,6 +12,7 @@
 #include "view/flame_svg.h"
 #include "view/fmt.h"
 #include "view/html.h"
+#include "util/slots.h"
 
 #define FW 1180	 /* width */
 #define FH 17	 /* row height */
@@ -35,31 +36,31 @@ struct tree {
 	size_t *slot, nslot;
 };
 
-static size_t hash_of(size_t parent, const char *name, size_t len)
-{
-	uint64_t h = 14695981039346656037ULL ^ parent;
+/* A child's identity, as ls_slots_find compares it. */
+struct key {
+	const struct tree *t;
+	size_t parent, len;
+	const char *name;
+};
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
-	return (size_t)h;
+static int same_node(const void *ctx, size_t pos)
+{
+	const struct key *k = ctx;
+	const struct node *nd = &k->t->v[pos];
+
+	return nd->parent == k->parent && nd->len == k->len &&
+	       !memcmp(nd->name, k->name, k->len);
 }
 
 /* The slot of (@parent, @name): its node's, or the empty one for it. */
 static size_t *slot_of(const struct tree *t, size_t parent, const char *name,
 		       size_t len)
 {
-	size_t mask = t->nslot - 1, i = hash_of(parent, name, len) & mask;
+	struct key k = {t, parent, len, name};
+	uint64_t h = ls_hash_bytes(LS_HASH_INIT, &parent, sizeof(parent));
 
-	for (;; i = (i + 1) & mask) {
-		const struct node *nd;
-
-		if (!t->slot[i])
-			return &t->slot[i];
-		nd = &t->v[t->slot[i] - 1];
-		if (nd->parent == parent && nd->len == len &&
-		    !memcmp(nd->name, name, len))
-			return &t->slot[i];
-	}
+	return ls_slots_find(t->slot, t->nslot, ls_hash_bytes(h, name, len),
+			     same_node, &k);
 }
 
 static int reindex(struct tree *t)
