@@ -5,13 +5,15 @@
 # ten with room for n log n and noise, bounds the 100k run (a quadratic
 # pass takes a hundred times), and so does its peak RSS, which also stays
 # within a few bytes of memory per byte of the records.  CPU time, not wall
-# time: the machine is shared.  No root needed.
+# time: the machine is shared.  No root needed.  LS_SCALE_LOCKS="S L" runs
+# S and L locks instead of 10000 and 100000 (L = 10 S).
 . "$(dirname "$0")/../lib.sh"
 T=record_scale
 O=$LS_OUT/$T
 rm -rf "$O"
 mkdir -p "$O"
 GEN=$LS_ROOT/tests/data/gen-records.py
+read -r S L <<<"${LS_SCALE_LOCKS:-10000 100000}"
 
 need_cmd "$T" python3 || exit 0
 if [ ! -x /usr/bin/time ]; then
@@ -19,7 +21,7 @@ if [ ! -x /usr/bin/time ]; then
 	exit 0
 fi
 
-for n in 10000 100000; do
+for n in $S $L; do
 	if ! python3 "$GEN" --locks $n "$O/a$n.json" ||
 		! python3 "$GEN" --locks $n --seed 2 "$O/b$n.json"; then
 		fail "$T: gen-records.py --locks $n failed"
@@ -46,7 +48,7 @@ measure() {
 }
 
 declare -A cpu rss
-for n in 10000 100000; do
+for n in $S $L; do
 	cpu_sum=0
 	rss_max=0
 	measure "compare$n" compare "$O/a$n.json" -- "$O/b$n.json" &&
@@ -60,35 +62,35 @@ done
 
 # what was read is the whole record: 8 metrics a lock and 4 of the run; an
 # A/A compare finds nothing; the page draws the most waited-on lock
-m=$((8 * 100000 + 4))
+m=$((8 * L + 4))
 top=$(python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
-print(max(d['totals']['locks'], key=lambda l: l['total_ns'])['name'])" "$O/a100000.json")
-if grep -q "^0 of $m metrics changed" "$O/aa100000.out" &&
-	grep -q " of $m metrics changed" "$O/compare100000.out" &&
-	grep -q "$top" "$O/report100000.html"; then
-	pass "$T: 100k locks read whole: $m metrics compared, A/A quiet, $top drawn"
+print(max(d['totals']['locks'], key=lambda l: l['total_ns'])['name'])" "$O/a$L.json")
+if grep -q "^0 of $m metrics changed" "$O/aa$L.out" &&
+	grep -q " of $m metrics changed" "$O/compare$L.out" &&
+	grep -q "$top" "$O/report$L.html"; then
+	pass "$T: $L locks read whole: $m metrics compared, A/A quiet, $top drawn"
 else
-	fail "$T: 100k locks: $(head -1 "$O/aa100000.out"); $(grep -c "$top" "$O/report100000.html") mentions of $top"
+	fail "$T: $L locks: $(head -1 "$O/aa$L.out"); $(grep -c "$top" "$O/report$L.html") mentions of $top"
 fi
 
 # linear: ten times the locks, at most 25 times the CPU time (a quadratic
-# pass makes it 100 times); a 10k run too fast to measure counts as 0.2 s
-bound=$(python3 -c "print(round(25 * max(${cpu[10000]}, 0.2), 2))")
-if python3 -c "import sys; sys.exit(not ${cpu[100000]} <= $bound)"; then
-	pass "$T: 100k locks in ${cpu[100000]} s CPU, within 25x the 10k run's ${cpu[10000]} s ($bound s)"
+# pass makes it 100 times); a small run too fast to measure counts as 0.2 s
+bound=$(python3 -c "print(round(25 * max(${cpu[$S]}, 0.2), 2))")
+if python3 -c "import sys; sys.exit(not ${cpu[$L]} <= $bound)"; then
+	pass "$T: $L locks in ${cpu[$L]} s CPU, within 25x the $S run's ${cpu[$S]} s ($bound s)"
 else
-	fail "$T: 100k locks took ${cpu[100000]} s CPU, above 25x the 10k run's ${cpu[10000]} s ($bound s): not linear"
+	fail "$T: $L locks took ${cpu[$L]} s CPU, above 25x the $S run's ${cpu[$S]} s ($bound s): not linear"
 fi
 
-# memory: at most 12 times the 10k run's peak, and at most 3 bytes of RSS
+# memory: at most 12 times the small run's peak, and at most 3 bytes of RSS
 # per byte of the records read (json-c's tree of a whole file took 12 a
 # file, before any of the comparison)
-size=$(($(stat -c %s "$O/a100000.json") + $(stat -c %s "$O/b100000.json")))
-if [ "${rss[100000]}" -le $((12 * ${rss[10000]})) ] &&
-	[ $((rss[100000] * 1024)) -le $((3 * size)) ]; then
-	pass "$T: 100k locks a side in ${rss[100000]} KB peak RSS ($((rss[100000] * 1024 / 200000)) bytes a lock; 10k: ${rss[10000]} KB; records $((size / 1024)) KB)"
+size=$(($(stat -c %s "$O/a$L.json") + $(stat -c %s "$O/b$L.json")))
+if [ "${rss[$L]}" -le $((12 * ${rss[$S]})) ] &&
+	[ $((rss[$L] * 1024)) -le $((3 * size)) ]; then
+	pass "$T: $L locks a side in ${rss[$L]} KB peak RSS ($((rss[$L] * 1024 / (2 * L))) bytes a lock; $S: ${rss[$S]} KB; records $((size / 1024)) KB)"
 else
-	fail "$T: 100k locks a side took ${rss[100000]} KB peak RSS (10k: ${rss[10000]} KB, records $((size / 1024)) KB): not in proportion"
+	fail "$T: $L locks a side took ${rss[$L]} KB peak RSS ($S: ${rss[$S]} KB, records $((size / 1024)) KB): not in proportion"
 fi
