@@ -2,8 +2,16 @@
 """Write the fixed record files that tests/unit/test_compare.c and
 tests/integration/test_record.sh compare.  Their numbers are chosen so
 means, standard deviations and changes are easy to check by hand (see the
-tests).  Run from this directory: ./gen-records.py"""
+tests).  Run from this directory: ./gen-records.py
+
+./gen-records.py --locks N [--seed S] OUT writes instead one synthetic record
+of N locks of N classes to OUT, each row as large as a real one
+(histograms, callers, holder side, one sampled stack): what a record of a
+machine with N contended locks holds, for the scale tests of record load,
+compare and report."""
 import json
+import random
+import sys
 
 CTR = ["begins", "ends", "spin-to-sleep", "recorded", "samples",
        "kernel samples", "spin samples", "caller stacks", "osq_lock calls",
@@ -60,6 +68,69 @@ def record(locks, osq, kernel):
             "cost": [], "locks": locks},
         "intervals": []}
 
+
+def big_lock(i, rnd):
+    """Lock @i of a synthetic record: every field a real row has."""
+    hist = [0] * 8 + [rnd.randrange(1, 20000) for _ in range(8)] + [0] * 8
+    cont = sum(hist)
+    total = cont * rnd.randrange(500, 5000)
+    calls = rnd.randrange(1, 400)
+    # a class of its own (compare matches classes): the worst case
+    name = "mutex@pipe_write_%d" % i
+    l = lock(name, "mutex", cont, total)
+    l.update({
+        "class": name, "origin": "caller",
+        "osq_bailouts_prev_read": 0, "osq_bailouts_prev_preempted": 0,
+        "hist_log2_ns": hist, "hist_spin_log2_ns": hist,
+        "caller_samples": calls, "caller_wait_ns": calls * 1200,
+        "callers": [{"function": "anon_pipe_write", "samples": calls}],
+        "holder": {
+            "has_owner_word": True, "vcpu_flag_read": True,
+            "waits": {"unknown": 0, "running": cont // 2, "preempted": 0,
+                      "sleeping": 0, "free": cont - cont // 2,
+                      "vcpu-preempted": 0},
+            "wait_ns": {"unknown": 0, "running": total // 2, "preempted": 0,
+                        "sleeping": 0, "free": total - total // 2,
+                        "vcpu-preempted": 0},
+            "preempted_pct": 0.0, "tenure_ns": total, "tenure_count": cont,
+            "tenure_unsampled_ns": total // 2, "tenure_unseen_ns": 0,
+            "hist_tenure_log2_ns": hist,
+            "sampled": {
+                "tenure_ns": 1000 * calls, "count": calls,
+                "sites": [{"tenure_ns": 1000 * calls, "count": calls,
+                           "function": "anon_pipe_read"}],
+                "pairs": [{"tenure_ns": 1000 * calls, "count": calls,
+                           "waiter": "anon_pipe_write",
+                           "holder": "anon_pipe_read"}],
+                "tids": [{"tenure_ns": 1000 * calls, "count": calls,
+                          "tid": 1000 + i % 50000}]}}})
+    return l
+
+
+def big_record(n, seed):
+    rnd = random.Random(seed)
+    locks = [big_lock(i, rnd) for i in range(n)]
+    rec = record(locks, 50, "6.18.0-synthetic")
+    rec["totals"]["stacks"] = [
+        {"lock": l["name"], "kind": "mutex",
+         "frames": ["entry_SYSCALL_64_after_hwframe", "do_syscall_64",
+                    "ksys_write", "vfs_write", "anon_pipe_write",
+                    "__mutex_lock.constprop.0"],
+         "samples": l["caller_samples"], "wait_ns": l["caller_wait_ns"]}
+        for l in locks]
+    return rec
+
+
+if len(sys.argv) > 1:
+    args = sys.argv[1:]
+    if len(args) not in (3, 5) or args[0] != "--locks" or (
+            len(args) == 5 and args[2] != "--seed"):
+        sys.exit("usage: gen-records.py [--locks N [--seed S] OUT]")
+    seed = int(args[3]) if len(args) == 5 else 1
+    with open(args[-1], "w") as f:
+        json.dump(big_record(int(args[1]), seed), f)
+        f.write("\n")
+    sys.exit(0)
 
 G = "mutex@genl_rcv_msg"
 runs = {

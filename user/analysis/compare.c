@@ -234,6 +234,20 @@ static int decide(struct ls_cmp *c)
 	return 0;
 }
 
+/* The strings of row @r's id copied into @c's pool (the runs' metrics are
+ * freed before the rows); rows of one lock share its name. */
+static int keep_strings(struct ls_cmp *c, struct ls_cmp_row *r)
+{
+	const struct ls_cmp_row *prev = c->n ? &c->rows[c->n - 1] : NULL;
+
+	r->id.lock = prev && !strcmp(prev->id.lock, r->id.lock)
+			     ? prev->id.lock
+			     : ls_pool_dup(&c->pool, r->id.lock);
+	r->id.metric = ls_pool_dup(&c->pool, r->id.metric);
+	r->id.key = ls_pool_dup(&c->pool, r->id.key);
+	return r->id.lock && r->id.metric && r->id.key ? 0 : -ENOMEM;
+}
+
 int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 	       size_t nn, double threshold_pct, double min_share_pct,
 	       struct ls_cmp *out)
@@ -305,6 +319,8 @@ int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 		    (r->presence == LS_CMP_BOTH ||
 		     strcmp(r->id.metric, "contentions")))
 			continue;
+		if (keep_strings(out, r))
+			goto out;
 		out->n++;
 	}
 	mark_left_out(out);
@@ -327,6 +343,7 @@ out:
 void ls_cmp_free(struct ls_cmp *c)
 {
 	free(c->rows);
+	ls_pool_free(&c->pool);
 	c->rows = NULL;
 	c->n = c->nchanged = c->nregressed = c->ntested = c->nfew_events = 0;
 }

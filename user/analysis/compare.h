@@ -86,6 +86,7 @@ struct ls_cmp_row {
 
 struct ls_cmp {
 	struct ls_cmp_row *rows; /* sorted by |change_pct|, largest first */
+	struct ls_strpool pool;	 /* the strings of the rows' ids */
 	size_t n;
 	size_t runs[2];
 	size_t nchanged, nregressed;

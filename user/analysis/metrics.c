@@ -26,7 +26,7 @@ static struct ls_stat *add(struct ls_stats *st, const char *lock, int kind,
 			   const char *metric, double v, double events)
 {
 	struct ls_stat *s;
-	char id[LS_NAME_MAX + 24];
+	char id[LS_NAME_MAX + 24], key[LS_KEY_MAX];
 
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 64;
@@ -37,20 +37,27 @@ static struct ls_stat *add(struct ls_stats *st, const char *lock, int kind,
 		st->v = s;
 		st->cap = cap;
 	}
-	s = &st->v[st->n++];
+	s = &st->v[st->n];
 	memset(s, 0, sizeof(*s));
-	snprintf(s->lock, sizeof(s->lock), "%s", lock);
-	snprintf(s->metric, sizeof(s->metric), "%s", metric);
 	s->kind = kind;
 	s->v = v;
 	s->events = events;
 	if (kind >= 0) {
 		ls_lock_id(lock, (unsigned)kind, id, sizeof(id));
-		snprintf(s->key, sizeof(s->key), LS_METRIC_PREFIX "%s.%s", id,
+		snprintf(key, sizeof(key), LS_METRIC_PREFIX "%s.%s", id,
 			 metric);
 	} else {
-		snprintf(s->key, sizeof(s->key), LS_METRIC_PREFIX "%s", metric);
+		snprintf(key, sizeof(key), LS_METRIC_PREFIX "%s", metric);
 	}
+	/* a lock's metrics come one after another: one copy of its name */
+	s->lock = st->n && !strcmp(st->v[st->n - 1].lock, lock)
+			  ? st->v[st->n - 1].lock
+			  : ls_pool_dup(&st->pool, lock);
+	s->metric = ls_pool_dup(&st->pool, metric);
+	s->key = ls_pool_dup(&st->pool, key);
+	if (!s->lock || !s->metric || !s->key)
+		return NULL;
+	st->n++;
 	return s;
 }
 
@@ -211,6 +218,7 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 void ls_stats_free(struct ls_stats *st)
 {
 	free(st->v);
+	ls_pool_free(&st->pool);
 	memset(st, 0, sizeof(*st));
 }
 

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include "export/record.h"
+#include "util/strpool.h"
 
 #define LS_KEY_MAX 640 /* room for a cgroup path (--by cgroup) */
 /* compare names every metric with it; lkp lines leave it out (lkp-tests
@@ -23,12 +24,14 @@ enum ls_metric_type {
 	LS_METRIC_GAUGE,      /* a small integer gauge (peak waiters) */
 };
 
+/* The strings are copies in the pool of the ls_stats (or ls_cmp) that
+ * holds the metric: 48 bytes and the strings' own, not 1.1 KB of fields. */
 struct ls_stat {
-	char key[LS_KEY_MAX];	/* "lockscope.<lock>.<metric>" */
-	char lock[LS_NAME_MAX]; /* lock name; "" for whole-run metrics */
-	int kind;		/* enum ls_kind; -1 for whole-run metrics */
+	const char *key;  /* "lockscope.<lock>.<metric>", below LS_KEY_MAX */
+	const char *lock; /* lock name; "" for whole-run metrics */
 	/* "wait_time.avg.ms", "spin_share.osq_lock", "cgroup[/a].waits"... */
-	char metric[LS_CG_PATH_MAX + 48];
+	const char *metric;
+	int kind; /* enum ls_kind; -1 for whole-run metrics */
 	enum ls_metric_type type;
 	double v;
 	/* the events the value rests on: contentions for a lock's times and
@@ -40,6 +43,7 @@ struct ls_stat {
 struct ls_stats {
 	struct ls_stat *v;
 	size_t n, cap;
+	struct ls_strpool pool; /* the strings of v */
 };
 
 /* "mutex@f" when the name starts with its kind, else "name(kind)". */

@@ -12,7 +12,8 @@
 #include "util/untrusted_text.h"
 #include "view/compare_table.h"
 
-int ls_read_side(char *const *files, int n, struct ls_rec *recs, int by_class)
+int ls_read_side(char *const *files, int n, struct ls_rec *recs, int by_class,
+		 int pictures)
 {
 	for (int i = 0; i < n; i++) {
 		char why[256], obj[300], a[257];
@@ -26,6 +27,8 @@ int ls_read_side(char *const *files, int n, struct ls_rec *recs, int by_class)
 					"after it is a NEW file");
 			return -1;
 		}
+		if (!pictures) /* histograms and stacks: 1.1 KB a lock */
+			ls_rec_detail_free(&recs[i]);
 		if (by_class) /* match by lock class */
 			ls_rec_fold_classes(&recs[i]);
 	}
@@ -63,8 +66,8 @@ int ls_cmd_compare(const struct ls_opts *o)
 		ls_fail_errno("read", "records", -12);
 		goto out;
 	}
-	if (ls_read_side(o->files, n[0], recs[0], 1) ||
-	    ls_read_side(o->argv, n[1], recs[1], 1))
+	if (ls_read_side(o->files, n[0], recs[0], 1, 0) ||
+	    ls_read_side(o->argv, n[1], recs[1], 1, 0))
 		goto out;
 	if (o->col.by_cgroup && (by_cgroup(o->files, n[0], recs[0]) ||
 				 by_cgroup(o->argv, n[1], recs[1])))

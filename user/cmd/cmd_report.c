@@ -87,8 +87,8 @@ int ls_cmd_report(const struct ls_opts *o)
 		goto out;
 	}
 	/* a compare page matches locks by class, as compare does */
-	if (ls_read_side(o->files, n[0], recs[0], n[1] > 0) ||
-	    ls_read_side(o->argv, n[1], recs[1], 1))
+	if (ls_read_side(o->files, n[0], recs[0], n[1] > 0, 1) ||
+	    ls_read_side(o->argv, n[1], recs[1], 1, 1))
 		goto out;
 	if (n[1] && ls_compare(recs[0], (size_t)n[0], recs[1], (size_t)n[1],
 			       o->threshold,

@@ -136,9 +136,7 @@ static int refresh_lock(struct ls_collector *c, const void *k, const void *v,
 	memcpy(&r->st, v, sizeof(r->st));
 	ls_hists_copy(c, r->st.slot, &r->hi);
 	r->changed = s->gen;
-	r->ncallers = r->nhsites = r->nhpairs = r->nhtids = 0;
-	r->caller_samples = r->caller_wait_ns = 0;
-	r->hold_sampled_ns = r->hold_sampled = 0;
+	ls_row_clear_sites(r);
 	return 0;
 }
 

@@ -110,7 +110,7 @@ struct ls_rec {
 	/* for pictures (record_detail.c): the totals' histograms, by name
 	 * and kind, and the sampled waiter stacks (none in older files) */
 	struct ls_rec_hist *hists;
-	size_t nhists;
+	size_t nhists, hists_cap;
 	struct ls_stacks stacks;
 };
 
@@ -128,6 +128,8 @@ int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 int ls_rec_read_file(const char *path, struct ls_rec *r, char *err,
 		     size_t errlen);
 void ls_rec_free(struct ls_rec *r);
+/* Drop @r's histograms and stacks (only pictures draw them). */
+void ls_rec_detail_free(struct ls_rec *r);
 /* Sort @s's locks by name and kind and sum the rows that share both (the
  * reader does it; call again after renaming rows). */
 void ls_rec_snap_merge(struct ls_rec_snap *s);

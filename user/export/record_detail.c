@@ -3,7 +3,8 @@
  * record_detail.c - what only pictures need from a record: the totals' spin
  * and sleep histograms per lock class, and the sampled waiter stacks
  * (totals.stacks).  Both are optional (older files lack the stacks); what is
- * there is checked like every other field.
+ * there is checked like every other field.  Histograms are kept sorted by
+ * class, stacks indexed: a record of n locks reads in O(n log n).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,58 +53,92 @@ static int read_slots(struct ls_rd *rd, struct json_object *o, const char *path,
 	return 0;
 }
 
-/* The lock class of row @o (name checked by the lock reader already). */
-static struct ls_rec_hist *hist_of(struct ls_rec *r, struct json_object *o)
+/* The lock class of row @o into @h (name checked by the lock reader
+ * already); -EINVAL if it has none. */
+static int class_of(struct json_object *o, struct ls_rec_hist *h)
 {
 	struct json_object *n, *k;
-	struct ls_rec_hist h = {0};
 
 	if (!json_object_object_get_ex(o, "name", &n) ||
 	    !json_object_object_get_ex(o, "kind", &k) ||
-	    ls_rd_kind(json_object_get_string(k), &h.kind))
-		return NULL;
-	snprintf(h.name, sizeof(h.name), "%s", json_object_get_string(n));
-	ls_rd_strip_addr(h.name);
-	for (size_t i = 0; i < r->nhists; i++)
-		if (r->hists[i].kind == h.kind &&
-		    !strcmp(r->hists[i].name, h.name))
-			return &r->hists[i];
-	r->hists[r->nhists] = h;
-	return &r->hists[r->nhists++];
+	    ls_rd_kind(json_object_get_string(k), &h->kind))
+		return -EINVAL;
+	snprintf(h->name, sizeof(h->name), "%s", json_object_get_string(n));
+	ls_rd_strip_addr(h->name);
+	return 0;
 }
 
-static int read_hists(struct ls_rd *rd, struct json_object *tot,
-		      struct ls_rec *r)
+static int cmp_hist(const void *a, const void *b)
 {
-	struct json_object *a;
-	size_t n;
-	char p[64];
+	const struct ls_rec_hist *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
 
-	if (!json_object_object_get_ex(tot, "locks", &a) ||
-	    !(n = json_object_array_length(a)))
-		return 0; /* the lock reader checked the array */
-	r->hists = calloc(n, sizeof(*r->hists));
-	if (!r->hists)
-		return ls_rd_bad(rd, "totals.locks: out of memory");
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-		struct ls_rec_hist *h = hist_of(r, o);
-		int err;
+	return c ? c : (x->kind > y->kind) - (x->kind < y->kind);
+}
 
-		if (!h)
-			return ls_rd_bad(rd, "totals.locks[%zu]: bad lock", i);
-		snprintf(p, sizeof(p), "totals.locks[%zu]", i);
-		err = read_slots(rd, o, p, "hist_log2_ns", h->all);
-		if (!err)
-			err = read_slots(rd, o, p, "hist_spin_log2_ns",
-					 h->spin);
-		if (!err)
-			err = read_slots(rd, o, p, "hist_sleep_log2_ns",
-					 h->sleep);
-		if (err)
-			return err;
+static void add_slots(uint64_t *d, const uint64_t *s)
+{
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
+		d[i] = d[i] + s[i] < d[i] ? UINT64_MAX : d[i] + s[i];
+}
+
+/* One histogram per lock class: sorted by name and kind, the rows of one
+ * class summed (ls_rec_find_hist searches that order). */
+static void merge_hists(struct ls_rec *r)
+{
+	size_t keep = 0;
+
+	qsort(r->hists, r->nhists, sizeof(*r->hists), cmp_hist);
+	for (size_t i = 0; i < r->nhists; i++) {
+		struct ls_rec_hist *d = &r->hists[keep ? keep - 1 : 0];
+
+		if (keep && !cmp_hist(d, &r->hists[i])) {
+			add_slots(d->all, r->hists[i].all);
+			add_slots(d->spin, r->hists[i].spin);
+			add_slots(d->sleep, r->hists[i].sleep);
+		} else {
+			if (keep != i)
+				r->hists[keep] = r->hists[i];
+			keep++;
+		}
 	}
-	return 0;
+	r->nhists = keep;
+	if (keep && keep < r->hists_cap) { /* give back the room grown into */
+		struct ls_rec_hist *fit =
+			realloc(r->hists, keep * sizeof(*fit));
+
+		if (fit) {
+			r->hists = fit;
+			r->hists_cap = keep;
+		}
+	}
+}
+
+int ls_rec_read_hist_row(struct ls_rd *rd, struct json_object *o,
+			 const char *path, struct ls_rec *r)
+{
+	struct ls_rec_hist *h;
+	int err;
+
+	if (r->nhists == r->hists_cap) {
+		size_t cap = r->hists_cap ? 2 * r->hists_cap : 64;
+
+		h = realloc(r->hists, cap * sizeof(*h));
+		if (!h)
+			return ls_rd_bad(rd, "totals.locks: out of memory");
+		r->hists = h;
+		r->hists_cap = cap;
+	}
+	h = &r->hists[r->nhists++];
+	memset(h, 0, sizeof(*h));
+	if (class_of(o, h))
+		return ls_rd_bad(rd, "%s: bad lock", path);
+	err = read_slots(rd, o, path, "hist_log2_ns", h->all);
+	if (!err)
+		err = read_slots(rd, o, path, "hist_spin_log2_ns", h->spin);
+	if (!err)
+		err = read_slots(rd, o, path, "hist_sleep_log2_ns", h->sleep);
+	return err;
 }
 
 /* Safe text without ';' (the folded format's separator), not empty. */
@@ -175,24 +210,36 @@ static int read_stack(struct ls_rd *rd, struct json_object *o, size_t i,
 int ls_rec_read_detail(struct ls_rd *rd, struct json_object *tot,
 		       struct ls_rec *r)
 {
-	struct json_object *a;
-	int err = read_hists(rd, tot, r);
+	struct ls_rd_elems it;
+	struct json_object *a, *o;
+	size_t i = 0;
+	int err = 0, more;
 
+	merge_hists(r);
 	ls_stacks_init(&r->stacks);
-	if (err || !json_object_object_get_ex(tot, "stacks", &a))
-		return err;
+	if (!json_object_object_get_ex(tot, "stacks", &a))
+		return 0;
 	if (!json_object_is_type(a, json_type_array))
 		return ls_rd_bad(rd, "totals.stacks: not an array");
-	for (size_t i = 0; i < json_object_array_length(a); i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-
+	if (ls_rd_elems_open(&it, a, rd->text,
+			     rd->text ? &rd->text->stacks : NULL))
+		return ls_rd_bad(rd, "totals.stacks: out of memory");
+	for (; (more = ls_rd_elems_next(&it, &o)) > 0; i++) {
 		if (!json_object_is_type(o, json_type_object))
-			return ls_rd_bad(
-				rd, "totals.stacks[%zu]: not an object", i);
-		err = read_stack(rd, o, i, &r->stacks);
+			err = ls_rd_bad(rd, "totals.stacks[%zu]: not an object",
+					i);
+		if (!err)
+			err = read_stack(rd, o, i, &r->stacks);
 		if (err)
-			return err;
+			break;
 	}
+	ls_rd_elems_close(&it);
+	if (more < 0) {
+		ls_rd_bad(rd, "totals.stacks[%zu]: malformed JSON", i);
+		return more;
+	}
+	if (err)
+		return err;
 	ls_stacks_sort(&r->stacks);
 	return 0;
 }
@@ -201,15 +248,18 @@ void ls_rec_detail_free(struct ls_rec *r)
 {
 	free(r->hists);
 	r->hists = NULL;
-	r->nhists = 0;
+	r->nhists = r->hists_cap = 0;
 	ls_stacks_free(&r->stacks);
 }
 
 const struct ls_rec_hist *ls_rec_find_hist(const struct ls_rec *r,
 					   const char *name, unsigned kind)
 {
-	for (size_t i = 0; i < r->nhists; i++)
-		if (r->hists[i].kind == kind && !strcmp(r->hists[i].name, name))
-			return &r->hists[i];
-	return NULL;
+	struct ls_rec_hist key;
+
+	if (!r->nhists)
+		return NULL;
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	key.kind = kind;
+	return bsearch(&key, r->hists, r->nhists, sizeof(*r->hists), cmp_hist);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* record_load.c - a record file's bytes into a JSON document: bounded
- * read, one-line reasons for what is not JSON or not a number that fits,
- * then record_read.c's checks of the fields. */
+ * read, the large arrays left out of it (record_lazy.c) or, when anything
+ * is wrong, the whole text for one-line reasons for what is not JSON or not
+ * a number that fits, then record_read.c's checks of the fields. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -9,8 +10,6 @@
 #include <unistd.h>
 #include "export/record.h"
 #include "export/record_int.h"
-
-#define JSON_MAX_DEPTH 32
 
 /*
  * json-c reads an integer above 2^64-1 as 2^64-1 without a word: find one
@@ -64,10 +63,11 @@ static int big_integer(const char *buf, size_t len, size_t *at)
 	return 0;
 }
 
-int ls_rec_parse(const char *buf, size_t len, struct ls_rec *r, char *err,
-		 size_t errlen)
+/* The whole text as one document: the reasons for what is wrong. */
+static int parse_whole(const char *buf, size_t len, struct ls_rec *r, char *err,
+		       size_t errlen)
 {
-	struct ls_rd rd = {err, errlen};
+	struct ls_rd rd = {err, errlen, NULL};
 	struct json_tokener *tok;
 	struct json_object *root;
 	enum json_tokener_error je;
@@ -80,7 +80,7 @@ int ls_rec_parse(const char *buf, size_t len, struct ls_rec *r, char *err,
 	if (len > LS_REC_MAX_BYTES)
 		return ls_rd_bad(&rd, "larger than %lu bytes",
 				 LS_REC_MAX_BYTES);
-	tok = json_tokener_new_ex(JSON_MAX_DEPTH);
+	tok = json_tokener_new_ex(LS_REC_JSON_DEPTH);
 	if (!tok)
 		return ls_rd_bad(&rd, "out of memory");
 	root = json_tokener_parse_ex(tok, buf, (int)len);
@@ -126,10 +126,55 @@ int ls_rec_parse(const char *buf, size_t len, struct ls_rec *r, char *err,
 	return e;
 }
 
+/*
+ * The document without the large arrays, which are read from the text one
+ * element at a time (record_lazy.c): 0, or -1 for anything not quite
+ * right, from a text the scan does not follow to a field that is wrong;
+ * then the whole text is read again as one document, for the reason.
+ */
+static int parse_lazy(const char *buf, size_t len, struct ls_rec *r)
+{
+	struct ls_rd_text t;
+	struct ls_rd rd = {NULL, 0, &t};
+	struct json_tokener *tok;
+	struct json_object *root;
+	size_t doclen, at;
+	char *doc = NULL;
+	int e = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (big_integer(buf, len, &at) ||
+	    ls_rd_text_scan(&t, buf, len, &doc, &doclen))
+		return -1;
+	tok = json_tokener_new_ex(LS_REC_JSON_DEPTH);
+	root = tok ? json_tokener_parse_ex(tok, doc, (int)doclen) : NULL;
+	if (root && json_tokener_get_error(tok) == json_tokener_success) {
+		at = json_tokener_get_parse_end(tok);
+		while (at < doclen && doc[at] && strchr(" \t\r\n", doc[at]))
+			at++;
+		if (at == doclen)
+			e = ls_rec_from_doc(&rd, root, r);
+	}
+	json_object_put(root);
+	if (tok)
+		json_tokener_free(tok);
+	free(doc);
+	ls_rd_text_free(&t);
+	return e ? -1 : 0;
+}
+
+int ls_rec_parse(const char *buf, size_t len, struct ls_rec *r, char *err,
+		 size_t errlen)
+{
+	if (len && len <= LS_REC_MAX_BYTES && !parse_lazy(buf, len, r))
+		return 0;
+	return parse_whole(buf, len, r, err, errlen);
+}
+
 int ls_rec_read_file(const char *path, struct ls_rec *r, char *err,
 		     size_t errlen)
 {
-	struct ls_rd rd = {err, errlen};
+	struct ls_rd rd = {err, errlen, NULL};
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
 	int fd, e = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* record_read.c - a record's JSON document into struct ls_rec, checking
- * every field it uses; rows of one lock class summed without wrapping. */
+ * every field it uses (rows of one lock class are summed in
+ * record_classes.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -113,74 +114,6 @@ void ls_rd_strip_addr(char *name)
 	open[-1] = '\0';
 }
 
-static int cmp_lock(const void *a, const void *b)
-{
-	const struct ls_rec_lock *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x->kind < y->kind ? -1 : x->kind > y->kind;
-}
-
-/* The counters that rows of one name and kind add up to. */
-static const struct {
-	const char *key;
-	size_t off;
-} summed[] = {
-	{"contentions", offsetof(struct ls_rec_lock, contentions)},
-	{"total_ns", offsetof(struct ls_rec_lock, total_ns)},
-	{"spin_ns", offsetof(struct ls_rec_lock, spin_ns)},
-	{"sleep_ns", offsetof(struct ls_rec_lock, sleep_ns)},
-	{"spin_won", offsetof(struct ls_rec_lock, spin_won)},
-	{"spin_failed", offsetof(struct ls_rec_lock, spin_failed)},
-	{"gave_up", offsetof(struct ls_rec_lock, gave_up)},
-	{"begins", offsetof(struct ls_rec_lock, begins)},
-	{"osq_ns", offsetof(struct ls_rec_lock, osq_ns)},
-	{"osq_bailouts", offsetof(struct ls_rec_lock, osq_bailouts)},
-	{"slow_path_ns", offsetof(struct ls_rec_lock, slow_ns)},
-	{"slow_path_untraced_ns",
-	 offsetof(struct ls_rec_lock, slow_untraced_ns)},
-};
-
-#define FIELD(l, i) (*(uint64_t *)((char *)(l) + summed[i].off))
-
-/*
- * Every summed counter over all @n locks fits in 64 bits: then so do the
- * sums of any of them (a lock class, a run's total), and nothing wraps.
- */
-static int sums_fit(struct ls_rd *rd, const char *path,
-		    const struct ls_rec_lock *locks, size_t n)
-{
-	for (size_t f = 0; f < sizeof(summed) / sizeof(*summed); f++) {
-		uint64_t sum = 0;
-
-		for (size_t i = 0; i < n; i++)
-			if (__builtin_add_overflow(sum, FIELD(&locks[i], f),
-						   &sum))
-				return ls_rd_bad(
-					rd,
-					"%s.locks: the %s of the locks add "
-					"up to more than 2^64-1",
-					path, summed[f].key);
-	}
-	return ls_rec_holder_sums_fit(rd, path, locks, n);
-}
-
-/* Add @s to its class @d (sums_fit() made sure nothing wraps). */
-static void merge_lock(struct ls_rec_lock *d, const struct ls_rec_lock *s)
-{
-	d->instances += s->instances;
-	for (size_t f = 0; f < sizeof(summed) / sizeof(*summed); f++)
-		FIELD(d, f) += FIELD(s, f);
-	ls_rec_holder_merge(d, s);
-	if (s->max_ns > d->max_ns)
-		d->max_ns = s->max_ns;
-	/* peaks of different locks do not add up: keep the highest */
-	if (s->peak_waiters > d->peak_waiters)
-		d->peak_waiters = s->peak_waiters;
-}
-
 static int read_lock(struct ls_rd *rd, struct json_object *o, const char *path,
 		     struct ls_rec_lock *l)
 {
@@ -258,62 +191,78 @@ static int read_lock(struct ls_rd *rd, struct json_object *o, const char *path,
 	return ls_rec_read_holder(rd, o, path, l);
 }
 
-static int read_locks(struct ls_rd *rd, struct json_object *snap,
-		      const char *path, struct ls_rec_snap *s)
+/* Room for one more lock row in @s (zeroed); NULL when out of memory. */
+static struct ls_rec_lock *lock_slot(struct ls_rec_snap *s, size_t n,
+				     size_t *cap)
 {
-	struct json_object *a;
-	size_t n;
+	if (n == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		struct ls_rec_lock *p = realloc(s->locks, c * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		s->locks = p;
+		*cap = c;
+	}
+	return &s->locks[n];
+}
+
+/* The lock rows of a snapshot (one at a time from the text when @sp is
+ * set); for the totals, @hists takes each row's histograms too. */
+static int read_locks(struct ls_rd *rd, struct json_object *snap,
+		      const char *path, struct ls_rec_snap *s,
+		      const struct ls_rd_span *sp, struct ls_rec *hists)
+{
+	struct ls_rd_elems it;
+	struct json_object *a, *o;
+	size_t n = 0, cap = 0;
 	char p[96];
-	int err = 0;
+	int err = 0, more;
 
 	a = member(rd, snap, path, "locks", json_type_array, &err);
 	if (!a)
 		return err;
-	n = json_object_array_length(a);
-	if (!n)
-		return 0;
-	s->locks = calloc(n, sizeof(*s->locks));
-	if (!s->locks)
+	if (ls_rd_elems_open(&it, a, rd->text, sp))
 		return ls_rd_bad(rd, "%s.locks: out of memory", path);
-	for (size_t i = 0; i < n; i++) {
-		snprintf(p, sizeof(p), "%s.locks[%zu]", path, i);
-		err = read_lock(rd, json_object_array_get_idx(a, i), p,
-				&s->locks[i]);
+	while ((more = ls_rd_elems_next(&it, &o)) > 0) {
+		struct ls_rec_lock *l = lock_slot(s, n, &cap);
+
+		if (!l) {
+			err = ls_rd_bad(rd, "%s.locks: out of memory", path);
+			break;
+		}
+		snprintf(p, sizeof(p), "%s.locks[%zu]", path, n);
+		err = read_lock(rd, o, p, l);
 		if (!err)
-			err = ls_rec_read_cgroups(
-				rd, json_object_array_get_idx(a, i), p,
-				&s->locks[i], s);
+			err = ls_rec_read_cgroups(rd, o, p, l, s);
 		if (!err)
-			err = ls_rec_read_chains(
-				rd, json_object_array_get_idx(a, i), p,
-				&s->locks[i], s);
+			err = ls_rec_read_chains(rd, o, p, l, s);
+		if (!err && hists)
+			err = ls_rec_read_hist_row(rd, o, p, hists);
 		if (err)
-			return err;
+			break;
+		n++;
 	}
-	err = sums_fit(rd, path, s->locks, n);
+	ls_rd_elems_close(&it);
+	if (more < 0) {
+		ls_rd_bad(rd, "%s.locks[%zu]: malformed JSON", path, n);
+		return more;
+	}
 	if (err)
 		return err;
+	err = ls_rec_sums_fit(rd, path, s->locks, n);
+	if (err)
+		return err;
+	if (n && n < cap) { /* give back the room grown into */
+		struct ls_rec_lock *fit = realloc(s->locks, n * sizeof(*fit));
+
+		s->locks = fit ? fit : s->locks;
+	}
 	s->nlocks = n;
 	ls_rec_snap_merge(s);
 	ls_rec_cgroups_merge(s);
 	ls_rec_chains_merge(s);
 	return 0;
-}
-
-void ls_rec_snap_merge(struct ls_rec_snap *s)
-{
-	size_t keep = 0;
-
-	if (!s->nlocks)
-		return;
-	qsort(s->locks, s->nlocks, sizeof(*s->locks), cmp_lock);
-	for (size_t i = 0; i < s->nlocks; i++) {
-		if (keep && !cmp_lock(&s->locks[keep - 1], &s->locks[i]))
-			merge_lock(&s->locks[keep - 1], &s->locks[i]);
-		else
-			s->locks[keep++] = s->locks[i];
-	}
-	s->nlocks = keep;
 }
 
 static int read_sampler(struct ls_rd *rd, struct json_object *snap,
@@ -375,7 +324,8 @@ static int read_sampler(struct ls_rd *rd, struct json_object *snap,
 }
 
 static int read_snap(struct ls_rd *rd, struct json_object *o, const char *path,
-		     struct ls_rec_snap *s)
+		     struct ls_rec_snap *s, const struct ls_rd_span *sp,
+		     struct ls_rec *hists)
 {
 	struct json_object *ctr, *loss;
 	char p[96];
@@ -404,7 +354,7 @@ static int read_snap(struct ls_rd *rd, struct json_object *o, const char *path,
 	err = read_sampler(rd, o, path, s);
 	if (err)
 		return err;
-	return read_locks(rd, o, path, s);
+	return read_locks(rd, o, path, s, sp, hists);
 }
 
 static void join_argv(struct json_object *a, char *buf, size_t len)
@@ -518,7 +468,11 @@ static int read_intervals(struct ls_rd *rd, struct json_object *root,
 		char p[48];
 
 		snprintf(p, sizeof(p), "intervals[%zu]", i);
-		err = read_snap(rd, o, p, s);
+		err = read_snap(rd, o, p, s,
+				rd->text && i < rd->text->niv
+					? &rd->text->iv_locks[i]
+					: NULL,
+				NULL);
 		if (!err)
 			err = get_secs(rd, o, p, "t_s", &s->t_s);
 		if (!err)
@@ -552,7 +506,15 @@ static const char *json_kind(struct json_object *o)
 int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 		     size_t errlen)
 {
-	struct ls_rd rd = {err, errlen};
+	struct ls_rd rd = {err, errlen, NULL};
+
+	return ls_rec_from_doc(&rd, root, r);
+}
+
+int ls_rec_from_doc(struct ls_rd *rdp, struct json_object *root,
+		    struct ls_rec *r)
+{
+	struct ls_rd rd = *rdp;
 	struct json_object *v;
 	int64_t ver;
 	int e = 0;
@@ -584,7 +546,9 @@ int ls_rec_from_json(struct json_object *root, struct ls_rec *r, char *err,
 	if (!e) {
 		v = member(&rd, root, "", "totals", json_type_object, &e);
 		if (v)
-			e = read_snap(&rd, v, "totals", &r->totals);
+			e = read_snap(&rd, v, "totals", &r->totals,
+				      rd.text ? &rd.text->totals_locks : NULL,
+				      r);
 		if (!e)
 			e = ls_rec_read_detail(&rd, v, r);
 	}
@@ -610,16 +574,4 @@ void ls_rec_free(struct ls_rec *r)
 	}
 	free(r->intervals);
 	memset(r, 0, sizeof(*r));
-}
-
-const struct ls_rec_lock *ls_rec_find(const struct ls_rec_snap *s,
-				      const char *name, unsigned kind)
-{
-	struct ls_rec_lock key;
-
-	if (!s->nlocks)
-		return NULL;
-	snprintf(key.name, sizeof(key.name), "%s", name);
-	key.kind = kind;
-	return bsearch(&key, s->locks, s->nlocks, sizeof(*s->locks), cmp_lock);
 }

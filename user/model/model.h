@@ -239,6 +239,9 @@ void ls_snap_index(struct ls_snapshot *s);
 void ls_snap_index_last(struct ls_snapshot *s);
 struct ls_row *ls_snap_find(const struct ls_snapshot *s,
 			    const struct ls_lock_key *key);
+/* Forget @row's callers and sampled holders: the collector reads them
+ * again, whole, for a row whose lock changed. */
+void ls_row_clear_sites(struct ls_row *row);
 /* Add @samples for caller @fn to @row, keeping the top LS_ROW_CALLERS. */
 void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples);
 /* Add spin samples of @func attributed to caller @fn. */

@@ -82,6 +82,13 @@ struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 	return r;
 }
 
+void ls_row_clear_sites(struct ls_row *row)
+{
+	row->ncallers = row->nhsites = row->nhpairs = row->nhtids = 0;
+	row->caller_samples = row->caller_wait_ns = 0;
+	row->hold_sampled_ns = row->hold_sampled = 0;
+}
+
 void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples)
 {
 	unsigned i;
@@ -97,9 +104,10 @@ void ls_row_add_caller(struct ls_row *row, const char *fn, uint64_t samples)
 			i = LS_ROW_CALLERS - 1;
 			if (row->callers[i].samples >= samples)
 				return; /* still counted in caller_samples */
-			row->callers[i].samples = 0;
 		}
+		/* a slot past ncallers holds an earlier read's caller */
 		row->callers[i].fn = ls_intern_fn(fn);
+		row->callers[i].samples = 0;
 	}
 	row->callers[i].samples += samples;
 	/* most sampled first; ties by name, so the caller form is stable */

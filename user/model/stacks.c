@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/stacks.h"
+#include "util/slots.h"
 
 void ls_stacks_init(struct ls_stacks *st)
 {
@@ -17,6 +18,7 @@ void ls_stacks_free(struct ls_stacks *st)
 	for (size_t i = 0; i < st->n; i++)
 		free(st->v[i].frames);
 	free(st->v);
+	free(st->idx);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -25,19 +27,69 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+/* An entry's identity, as ls_slots_find compares it. */
+struct key {
+	const struct ls_stacks *st;
+	const char *lock, *frames;
+	uint32_t kind;
+};
+
+static int same_entry(const void *ctx, size_t pos)
+{
+	const struct key *k = ctx;
+	const struct ls_stack *e = &k->st->v[pos];
+
+	return e->kind == k->kind &&
+	       !strncmp(e->lock, k->lock, LS_NAME_MAX - 1) &&
+	       !strcmp(e->frames, k->frames);
+}
+
+/* The index slot of (@lock, @kind, @frames): its entry's, or the empty
+ * one where it goes (the lock as kept: at most LS_NAME_MAX - 1 bytes). */
+static size_t *slot_of(const struct ls_stacks *st, const char *lock,
+		       uint32_t kind, const char *frames)
+{
+	struct key k = {st, lock, frames, kind};
+	size_t n = strnlen(lock, LS_NAME_MAX - 1);
+	uint64_t h = ls_hash_bytes(LS_HASH_INIT, &kind, sizeof(kind));
+
+	h = ls_hash_bytes(ls_hash_bytes(h, lock, n), "", 1);
+	h = ls_hash_bytes(h, frames, strlen(frames));
+	return ls_slots_find(st->idx, st->nidx, h, same_entry, &k);
+}
+
+/* Index every entry in a table at least twice their number. */
+static int reindex(struct ls_stacks *st, size_t want)
+{
+	size_t n = 64;
+
+	while (n < 2 * want)
+		n *= 2;
+	free(st->idx);
+	st->idx = calloc(n, sizeof(*st->idx));
+	st->nidx = st->idx ? n : 0;
+	if (!st->idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->n; i++)
+		*slot_of(st, st->v[i].lock, st->v[i].kind, st->v[i].frames) =
+			i + 1;
+	return 0;
+}
+
 int ls_stacks_add(struct ls_stacks *st, const char *lock, uint32_t kind,
 		  const char *frames, uint64_t samples, uint64_t wait_ns)
 {
 	struct ls_stack *e;
+	size_t *slot;
 
-	for (size_t i = 0; i < st->n; i++) {
-		e = &st->v[i];
-		if (e->kind == kind && !strcmp(e->lock, lock) &&
-		    !strcmp(e->frames, frames)) {
-			e->samples = sat_add(e->samples, samples);
-			e->wait_ns = sat_add(e->wait_ns, wait_ns);
-			return 0;
-		}
+	if ((!st->nidx || 2 * (st->n + 1) > st->nidx) && reindex(st, st->n + 1))
+		return -ENOMEM;
+	slot = slot_of(st, lock, kind, frames);
+	if (*slot) {
+		e = &st->v[*slot - 1];
+		e->samples = sat_add(e->samples, samples);
+		e->wait_ns = sat_add(e->wait_ns, wait_ns);
+		return 0;
 	}
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 64;
@@ -57,7 +109,7 @@ int ls_stacks_add(struct ls_stacks *st, const char *lock, uint32_t kind,
 	e->kind = kind;
 	e->samples = samples;
 	e->wait_ns = wait_ns;
-	st->n++;
+	*slot = ++st->n;
 	return 0;
 }
 
@@ -78,6 +130,7 @@ void ls_stacks_sort(struct ls_stacks *st)
 {
 	if (st->n)
 		qsort(st->v, st->n, sizeof(*st->v), cmp_stack);
+	st->nidx = 0; /* positions moved: index again on the next add */
 }
 
 uint64_t ls_stacks_wait_total(const struct ls_stacks *st)

@@ -20,11 +20,16 @@ struct ls_stack {
 struct ls_stacks {
 	struct ls_stack *v;
 	size_t n, cap;
+	/* open-addressing index of v by lock, kind and frames: 1 + the
+	 * entry's position, 0 for an empty slot; nidx slots, a power of two
+	 * (0: none yet, or v was sorted since and it is built again) */
+	size_t *idx, nidx;
 };
 
 void ls_stacks_init(struct ls_stacks *st);
 void ls_stacks_free(struct ls_stacks *st);
-/* Add to the entry of (@lock, @kind, @frames), made if new; 0 or -ENOMEM. */
+/* Add to the entry of (@lock, @kind, @frames), made if new (found through
+ * a hash index: adding n entries costs O(n)); 0 or -ENOMEM. */
 int ls_stacks_add(struct ls_stacks *st, const char *lock, uint32_t kind,
 		  const char *frames, uint64_t samples, uint64_t wait_ns);
 /* Heaviest first (wait time, then samples, then lock and frames). */

@@ -31,7 +31,7 @@ static const char *sd_cell(char *b, size_t n, const struct ls_cmp *c,
 	return b;
 }
 
-static const char *change_cell(char *b, size_t n, const struct ls_cmp_row *r)
+const char *ls_cmp_change_text(char *b, size_t n, const struct ls_cmp_row *r)
 {
 	if (r->presence == LS_CMP_ONLY_NEW)
 		return "(new)";
@@ -180,7 +180,7 @@ void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 		fprintf(f, "%10s%s %10s %10s%s  %-28s %6s %-9s %s\n",
 			mean_cell(b0, sizeof(b0), r, 0),
 			sd_cell(s0, sizeof(s0), c, r, 0),
-			change_cell(ch, sizeof(ch), r),
+			ls_cmp_change_text(ch, sizeof(ch), r),
 			mean_cell(b1, sizeof(b1), r, 1),
 			sd_cell(s1, sizeof(s1), c, r, 1),
 			ls_cmp_effect_text(ef, sizeof(ef), r),

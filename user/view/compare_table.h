@@ -20,6 +20,9 @@ void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 /* Every row, with its flags ("lockscope-compare" schema version 1). */
 struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
 				   const struct ls_cmp_input in[2]);
+/* The change of the means, "+12.3%", in @b, or a fixed "(new)", "(gone)"
+ * or "(was 0)" (no ratio to a zero base): what every view prints. */
+const char *ls_cmp_change_text(char *b, size_t n, const struct ls_cmp_row *r);
 /* "+12.3% [+8.1%, +16.4%]" in @b (or a fixed "-" / "(base 0)" when the
  * metric was not tested, or its lock is new); returns the text. */
 const char *ls_cmp_effect_text(char *b, size_t n, const struct ls_cmp_row *r);

@@ -13,6 +13,7 @@
 #include "view/fmt.h"
 #include "view/html.h"
 #include "util/untrusted_text.h"
+#include "util/slots.h"
 
 #define FW 1180	 /* width */
 #define FH 17	 /* row height */
@@ -20,28 +21,75 @@
 
 struct node {
 	char *name;
+	size_t len, parent; /* strlen(name); the parent's index */
 	uint64_t w;
 	size_t child, next; /* first child, next sibling: index + 1, 0 none */
+	size_t last;	    /* last child: index + 1, 0 none */
 };
 
+/* Nodes, and a hash index of them by parent and name (open addressing:
+ * index + 1, 0 empty; nslot a power of two, at least twice n): a stack is
+ * added in time linear in its frames, however many siblings there are. */
 struct tree {
 	struct node *v;
 	size_t n, cap;
 	unsigned depth;
+	size_t *slot, nslot;
 };
+
+/* A child's identity, as ls_slots_find compares it. */
+struct key {
+	const struct tree *t;
+	size_t parent, len;
+	const char *name;
+};
+
+static int same_node(const void *ctx, size_t pos)
+{
+	const struct key *k = ctx;
+	const struct node *nd = &k->t->v[pos];
+
+	return nd->parent == k->parent && nd->len == k->len &&
+	       !memcmp(nd->name, k->name, k->len);
+}
+
+/* The slot of (@parent, @name): its node's, or the empty one for it. */
+static size_t *slot_of(const struct tree *t, size_t parent, const char *name,
+		       size_t len)
+{
+	struct key k = {t, parent, len, name};
+	uint64_t h = ls_hash_bytes(LS_HASH_INIT, &parent, sizeof(parent));
+
+	return ls_slots_find(t->slot, t->nslot, ls_hash_bytes(h, name, len),
+			     same_node, &k);
+}
+
+static int reindex(struct tree *t)
+{
+	size_t n = t->nslot ? 2 * t->nslot : 1024;
+
+	free(t->slot);
+	t->slot = calloc(n, sizeof(*t->slot));
+	t->nslot = t->slot ? n : 0;
+	if (!t->slot)
+		return -ENOMEM;
+	for (size_t i = 1; i < t->n; i++) /* the root has no parent */
+		*slot_of(t, t->v[i].parent, t->v[i].name, t->v[i].len) = i + 1;
+	return 0;
+}
 
 /* The child of @parent named @name (@len bytes), made if absent. */
 static long child_of(struct tree *t, size_t parent, const char *name,
 		     size_t len)
 {
-	size_t cur = t->v[parent].child, last = 0;
 	struct node *nd;
+	size_t *slot;
 
-	for (; cur; last = cur, cur = t->v[cur - 1].next) {
-		nd = &t->v[cur - 1];
-		if (strlen(nd->name) == len && !memcmp(nd->name, name, len))
-			return (long)(cur - 1);
-	}
+	if (2 * (t->n + 1) > t->nslot && reindex(t))
+		return -ENOMEM;
+	slot = slot_of(t, parent, name, len);
+	if (*slot)
+		return (long)(*slot - 1);
 	if (t->n == t->cap) {
 		nd = realloc(t->v, 2 * t->cap * sizeof(*nd));
 		if (!nd)
@@ -54,11 +102,15 @@ static long child_of(struct tree *t, size_t parent, const char *name,
 	nd->name = strndup(name, len);
 	if (!nd->name)
 		return -ENOMEM;
+	nd->len = len;
+	nd->parent = parent;
 	t->n++;
-	if (last)
-		t->v[last - 1].next = t->n;
+	*slot = t->n;
+	if (t->v[parent].last)
+		t->v[t->v[parent].last - 1].next = t->n;
 	else
 		t->v[parent].child = t->n;
+	t->v[parent].last = t->n;
 	return (long)(t->n - 1);
 }
 
@@ -177,5 +229,6 @@ int ls_svg_flame(FILE *f, const struct ls_stacks *st, size_t nsets)
 	for (size_t i = 0; i < t.n; i++)
 		free(t.v[i].name);
 	free(t.v);
+	free(t.slot);
 	return err;
 }

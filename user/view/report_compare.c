@@ -93,18 +93,8 @@ static void change_table(FILE *f, const struct ls_cmp *c)
 			fputs("</td>", f);
 			cell_side(f, c, r, 0);
 			cell_side(f, c, r, 1);
-			if (r->presence != LS_CMP_BOTH)
-				snprintf(b, sizeof(b), "%s",
-					 r->presence == LS_CMP_ONLY_NEW
-						 ? "(new)"
-						 : "(gone)");
-			else if (isinf(r->change_pct))
-				snprintf(b, sizeof(b), "%sinf%%",
-					 r->change_pct > 0 ? "+" : "-");
-			else
-				snprintf(b, sizeof(b), "%+.1f%%",
-					 r->change_pct);
-			fprintf(f, "<td>%s</td><td>", b);
+			fprintf(f, "<td>%s</td><td>",
+				ls_cmp_change_text(b, sizeof(b), r));
 			ls_html_text(f, ls_cmp_effect_text(ef, sizeof(ef), r));
 			if (isnan(r->res.p_adj))
 				fputs("</td><td>-", f);

@@ -97,6 +97,39 @@ static void merge_sort_fold(void **state)
 	ls_stacks_free(&st);
 }
 
+/* Entries are found through the index, before and after a sort moved
+ * them: 3000 stacks of 50 locks, each added twice, make 3000 entries. */
+static void stacks_indexed(void **state)
+{
+	struct ls_stacks st;
+	char lock[32], frames[64];
+
+	(void)state;
+	ls_stacks_init(&st);
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 3000; i++) {
+			snprintf(lock, sizeof(lock), "mutex@f%d", i % 50);
+			snprintf(frames, sizeof(frames), "a;b%d;c", i);
+			assert_int_equal(ls_stacks_add(&st, lock, LS_KIND_MUTEX,
+						       frames, 1, (uint64_t)i),
+					 0);
+		}
+		assert_int_equal(st.n, 3000);
+		if (round == 1)
+			ls_stacks_sort(&st); /* the third round adds again */
+	}
+	/* the same frames under another kind are another entry */
+	assert_int_equal(
+		ls_stacks_add(&st, "mutex@f0", LS_KIND_RWSEM_W, "a;b0;c", 1, 1),
+		0);
+	assert_int_equal(st.n, 3001);
+	ls_stacks_sort(&st);
+	assert_string_equal(st.v[0].frames, "a;b2999;c");
+	assert_int_equal(st.v[0].samples, 3);
+	assert_int_equal(st.v[0].wait_ns, 3 * 2999);
+	ls_stacks_free(&st);
+}
+
 static char *doc(const char *extra)
 {
 	char *s;
@@ -196,6 +229,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(frames_from_stack),
 		cmocka_unit_test(merge_sort_fold),
+		cmocka_unit_test(stacks_indexed),
 		cmocka_unit_test(record_stacks_and_hists),
 		cmocka_unit_test(bad_stacks_refused),
 	};

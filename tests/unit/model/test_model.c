@@ -152,6 +152,53 @@ static void callers_top(void **state)
 	assert_int_equal(r.caller_samples, 21);
 }
 
+/* Sum of @r's kept callers' samples. */
+static uint64_t kept_samples(const struct ls_row *r)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < r->ncallers; i++)
+		n += r->callers[i].samples;
+	return n;
+}
+
+/*
+ * A changed row's callers are read again whole (collect/read.c clears
+ * them with ls_row_clear_sites, then adds the map's cumulative counts):
+ * each read's callers are that read's, never added onto an earlier one's,
+ * so they never sum above caller_samples.
+ */
+static void callers_read_again(void **state)
+{
+	static const char *const fn[] = {"genl_rcv_msg", "__schedule",
+					 "netlink_rcv_skb", "genl_rcv",
+					 "do_syscall_64"};
+	struct ls_row r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	for (uint64_t read = 1; read <= 5; read++) {
+		ls_row_clear_sites(&r);
+		/* the map's counts grow with every read: 10, 20, ... */
+		for (unsigned i = 0; i < 5; i++)
+			ls_row_add_caller(&r, fn[i], read * 10 * (5 - i));
+		assert_int_equal(r.caller_samples, read * 150);
+		assert_int_equal(r.ncallers, LS_ROW_CALLERS);
+		assert_true(kept_samples(&r) <= r.caller_samples);
+		assert_string_equal(r.callers[0].fn, "genl_rcv_msg");
+		assert_int_equal(r.callers[0].samples, read * 50);
+		assert_int_equal(r.callers[3].samples, read * 20);
+	}
+	/* fewer callers than before: the slots given up hold nothing */
+	ls_row_clear_sites(&r);
+	ls_row_add_caller(&r, "genl_rcv", 7);
+	ls_row_add_caller(&r, "do_syscall_64", 3);
+	assert_int_equal(r.ncallers, 2);
+	assert_int_equal(r.callers[0].samples, 7);
+	assert_int_equal(r.callers[1].samples, 3);
+	assert_int_equal(kept_samples(&r), r.caller_samples);
+}
+
 static void naming(void **state)
 {
 	static const char syms[] = "ffffffff81000000 T _stext\n"
@@ -254,6 +301,7 @@ int main(void)
 		cmocka_unit_test(delta_and_rates),
 		cmocka_unit_test(sort_and_filter),
 		cmocka_unit_test(callers_top),
+		cmocka_unit_test(callers_read_again),
 		cmocka_unit_test(naming),
 		cmocka_unit_test(losses),
 		cmocka_unit_test(loss_hints),

@@ -13,9 +13,9 @@
 static void row(struct ls_cmp_row *r, const char *lock, const char *metric)
 {
 	memset(r, 0, sizeof(*r));
-	snprintf(r->id.lock, sizeof(r->id.lock), "%s", lock);
-	snprintf(r->id.metric, sizeof(r->id.metric), "%s", metric);
-	snprintf(r->id.key, sizeof(r->id.key), "%s", lock);
+	r->id.lock = lock; /* the rows' strings: string literals here */
+	r->id.metric = metric;
+	r->id.key = lock;
 	r->id.kind = LS_KIND_MUTEX;
 	r->mean[0] = r->mean[1] = 1;
 	r->present[0] = r->present[1] = 1;

@@ -248,12 +248,57 @@ static void flame_labels_cut_between_characters(void **state)
 	ls_stacks_free(&st);
 }
 
+/*
+ * A metric that was 0 in every BASE run has no relative change: the page
+ * says "(was 0)", as the text compare does (one function decides both),
+ * never "+inf%".
+ */
+static void compare_from_zero(void **state)
+{
+	struct ls_rec base[3], nw[3];
+	struct ls_cmp c;
+	char *fb[] = {"b1.json", "b2.json", "b3.json"};
+	char *fn[] = {"n1.json", "n2.json", "n3.json"};
+	struct ls_cmp_input in[2] = {{base, fb, 3}, {nw, fn, 3}};
+	static const uint64_t gn[3] = {50, 52, 48};
+	char *buf = NULL, *txt = NULL;
+	size_t len = 0, tlen = 0;
+	FILE *f;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		parse(&base[i]);
+		parse(&nw[i]);
+		base[i].totals.locks[0].gave_up = 0;
+		nw[i].totals.locks[0].gave_up = gn[i];
+	}
+	assert_int_equal(ls_compare(base, 3, nw, 3, 0, 1, &c), 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(ls_report_compare(f, &c, in, 10), 0);
+	fclose(f);
+	f = open_memstream(&txt, &tlen);
+	ls_cmp_print_text(f, &c, in);
+	fclose(f);
+	assert_non_null(strstr(txt, "(was 0)"));
+	assert_non_null(strstr(buf, "<td>(was 0)</td>"));
+	assert_null(strstr(buf, "inf%"));
+	assert_null(strstr(txt, "inf%"));
+	free(buf);
+	free(txt);
+	ls_cmp_free(&c);
+	for (int i = 0; i < 3; i++) {
+		ls_rec_free(&base[i]);
+		ls_rec_free(&nw[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(flame_labels_cut_between_characters),
 		cmocka_unit_test(one_record),
 		cmocka_unit_test(compare),
+		cmocka_unit_test(compare_from_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
