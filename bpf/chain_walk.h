@@ -13,6 +13,8 @@
 #ifndef LS_CHAIN_WALK_H
 #define LS_CHAIN_WALK_H
 
+#include "kernel_abi.h"
+
 /* A holder in @state may itself wait on a lock: follow it. */
 LS_CHAIN_FN int ls_chain_follows(__u32 state)
 {

@@ -91,16 +91,14 @@ static __always_inline __u32 ls_chain_holder_of(void *env, __u64 lock,
 						__u32 kind, __u64 *task)
 {
 	__u64 word = 0;
+	__u32 none;
 
 	(void)env;
 	if (owner_word(lock, kind, &word))
 		return LS_HOLDER_UNKNOWN;
-	if ((kind == LS_KIND_RWSEM_W || kind == LS_KIND_RWSEM_R) &&
-	    (word & LS_RWSEM_READER_OWNED))
-		return LS_HOLDER_UNKNOWN;
-	*task = word & ~LS_OWNER_FLAGS;
+	*task = ls_owner_task(kind, word, &none);
 	if (!*task)
-		return LS_HOLDER_FREE;
+		return none;
 	return holder_state_of((struct task_struct *)*task);
 }
 

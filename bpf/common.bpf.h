@@ -4,7 +4,7 @@
  * hold.bpf.c): per-CPU counter bumps, change flags, the log2 histogram slot,
  * bounded compare-and-swap maxima and minima, add-and-fetch, and their
  * stand-ins for kernels without atomic fetch (LS_NO_FETCH_ATOMICS).  Included
- * after vmlinux.h, the libbpf headers and lockscope.h.
+ * after vmlinux.h, the libbpf headers, lockscope.h and decide.h.
  */
 #ifndef LS_COMMON_BPF_H
 #define LS_COMMON_BPF_H
@@ -26,31 +26,8 @@ static __always_inline void mark_dirty(__u32 *flag)
 		*(volatile __u32 *)flag = 1;
 }
 
-/* 64-bit throughout and masked: older verifiers lose 32-bit bounds. */
-static __always_inline __u64 log2_slot(__u64 v)
-{
-	__u64 r = 0, s;
-
-	s = (v > 0xFFFFFFFFULL) << 5;
-	v >>= s;
-	r |= s;
-	s = (v > 0xFFFF) << 4;
-	v >>= s;
-	r |= s;
-	s = (v > 0xFF) << 3;
-	v >>= s;
-	r |= s;
-	s = (v > 0xF) << 2;
-	v >>= s;
-	r |= s;
-	s = (v > 0x3) << 1;
-	v >>= s;
-	r |= s;
-	r |= (v >> 1);
-	if (r >= LS_HIST_SLOTS)
-		r = LS_HIST_SLOTS - 1;
-	return r & (LS_HIST_SLOTS - 1);
-}
+/* The histogram slot (decide.h), by its name at the BPF call sites. */
+#define log2_slot(v) ls_hist_slot(v)
 
 /*
  * Kernels before 5.12 accept one atomic instruction: add without fetch (the

@@ -19,6 +19,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "lockscope.h"
+#include "decide.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

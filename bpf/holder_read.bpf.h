@@ -86,11 +86,7 @@ struct sched_entity___delayed {
 	unsigned char sched_delayed;
 } __attribute__((preserve_access_index));
 
-/*
- * Where task @t is: on a CPU, runnable off CPU, or blocked.  A task that
- * blocked can stay queued with se.sched_delayed set (EEVDF's delayed
- * dequeue, 6.12+): that is sleeping, not preempted.
- */
+/* Where task @t is (ls_holder_of_task decides from the fields read). */
 static __always_inline __u32 holder_state_of(struct task_struct *t)
 {
 	__u64 oc = bpf_core_field_offset(struct task_struct, on_cpu);
@@ -107,17 +103,14 @@ static __always_inline __u32 holder_state_of(struct task_struct *t)
 
 		on_cpu = tt->on_cpu;
 		on_rq = tt->on_rq;
-		if (on_cpu)
-			return LS_HOLDER_RUNNING;
-		if (on_rq &&
+		if (!on_cpu && on_rq &&
 		    bpf_core_field_exists(struct sched_entity___delayed,
 					  sched_delayed)) {
 			struct sched_entity___delayed *se = (void *)&tt->se;
 
 			delayed = se->sched_delayed;
 		}
-		return on_rq && !delayed ? LS_HOLDER_PREEMPTED
-					 : LS_HOLDER_SLEEPING;
+		return ls_holder_of_task(on_cpu, on_rq, delayed);
 	}
 	if (orq > oc && orq - oc <= LS_TASK_WINDOW - 4 && !((orq - oc) & 3)) {
 		/* one read for both fields (a helper call costs more than
@@ -130,17 +123,16 @@ static __always_inline __u32 holder_state_of(struct task_struct *t)
 		   bpf_core_read(&on_rq, sizeof(on_rq), &t->on_rq)) {
 		return LS_HOLDER_UNKNOWN;
 	}
-	if (on_cpu)
-		return LS_HOLDER_RUNNING;
-	if (on_rq && bpf_core_field_exists(struct sched_entity___delayed,
-					   sched_delayed)) {
+	if (!on_cpu && on_rq &&
+	    bpf_core_field_exists(struct sched_entity___delayed,
+				  sched_delayed)) {
 		struct sched_entity___delayed *se = (void *)&t->se;
 
 		if (bpf_core_read(&delayed, sizeof(delayed),
 				  &se->sched_delayed))
 			return LS_HOLDER_UNKNOWN;
 	}
-	return on_rq && !delayed ? LS_HOLDER_PREEMPTED : LS_HOLDER_SLEEPING;
+	return ls_holder_of_task(on_cpu, on_rq, delayed);
 }
 
 #endif /* LS_HOLDER_READ_BPF_H */

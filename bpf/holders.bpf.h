@@ -52,6 +52,7 @@ static __always_inline void holders_begin(struct ls_wait *w,
 {
 	struct task_struct *t;
 	__u64 word = 0;
+	__u32 none;
 
 	w->holder = LS_HOLDER_UNKNOWN;
 	w->hflags = 0;
@@ -59,13 +60,9 @@ static __always_inline void holders_begin(struct ls_wait *w,
 	if (owner_word(w->addr, w->kind, &word))
 		return;
 	w->hflags = LS_HF_OWNER_READ;
-	/* readers: the word names the last reader only, a hint */
-	if ((w->kind == LS_KIND_RWSEM_W || w->kind == LS_KIND_RWSEM_R) &&
-	    (word & LS_RWSEM_READER_OWNED))
-		return;
-	t = (struct task_struct *)(word & ~LS_OWNER_FLAGS);
+	t = (struct task_struct *)ls_owner_task(w->kind, word, &none);
 	if (!t) {
-		w->holder = LS_HOLDER_FREE;
+		w->holder = none; /* free, or a reader's hint: unknown */
 		return;
 	}
 	if (s && (__u64)t == s->holder_task)

@@ -18,6 +18,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "lockscope.h"
+#include "decide.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -120,34 +121,6 @@ static __always_inline void *lookup_or_create(void *map, __u32 *key,
 	if (!v)
 		bump(&losses, LS_LOSS_TASK_MAP_FULL);
 	return v;
-}
-
-static __always_inline __u32 kind_of(__u32 flags)
-{
-	if (flags & LS_LCB_MUTEX)
-		return LS_KIND_MUTEX;
-	if (flags & LS_LCB_PERCPU)
-		return flags & LS_LCB_WRITE ? LS_KIND_PCPU_RWSEM_W
-					    : LS_KIND_PCPU_RWSEM_R;
-	if (flags & LS_LCB_RT) {
-		if (flags & LS_LCB_READ)
-			return LS_KIND_RTLOCK_R;
-		if (flags & LS_LCB_WRITE)
-			return LS_KIND_RTLOCK_W;
-		return LS_KIND_RT_MUTEX;
-	}
-	if (flags & LS_LCB_SPIN) {
-		if (flags & LS_LCB_READ)
-			return LS_KIND_RWLOCK_R;
-		if (flags & LS_LCB_WRITE)
-			return LS_KIND_RWLOCK_W;
-		return LS_KIND_SPINLOCK;
-	}
-	if (flags & LS_LCB_READ)
-		return LS_KIND_RWSEM_R;
-	if (flags & LS_LCB_WRITE)
-		return LS_KIND_RWSEM_W;
-	return LS_KIND_SEMAPHORE;
 }
 
 static __always_inline __u32 known_lock(__u64 lock)
@@ -487,7 +460,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 		return 0;
 	bump(&counters, LS_CTR_BEGIN);
 	now = bpf_ktime_get_ns();
-	kind = kind_of(flags);
+	kind = ls_kind_of_flags(flags);
 
 	if (kind == LS_KIND_MUTEX && !(flags & LS_LCB_SPIN)) {
 		ws = bpf_map_lookup_elem(&cpu_state, &zero);

@@ -5,6 +5,8 @@
  * Every type, limit, enum and flag shared by bpf/lockscope.bpf.c and user/
  * lives here and only here.  Fixed-width fields only: no pointers, no long,
  * no bool, so the layout is the same for the BPF target and the host.
+ * The kernel's own constants that lockscope mirrors are in kernel_abi.h,
+ * the decisions BPF makes from them in decide.h.
  */
 #ifndef LOCKSCOPE_H
 #define LOCKSCOPE_H
@@ -22,15 +24,6 @@
 #define LS_DEF_MAX_STACKS 8192	 /* default entries in the stack map */
 /* sample a caller stack every Nth contention */
 #define LS_DEF_STACK_EVERY 256
-
-/* ---- lock:contention_begin flags (include/trace/events/lock.h) -------- */
-
-#define LS_LCB_SPIN (1U << 0)
-#define LS_LCB_READ (1U << 1)
-#define LS_LCB_WRITE (1U << 2)
-#define LS_LCB_RT (1U << 3)
-#define LS_LCB_PERCPU (1U << 4)
-#define LS_LCB_MUTEX (1U << 5)
 
 /* ---- lock kinds, derived from the begin flags ------------------------- */
 
@@ -398,12 +391,6 @@ struct ls_owner_args {
 	char comm[16]; /* out: its comm */
 };
 
-#define LS_OWNER_FLAGS 0x7ULL /* low bits of owner words that are flags */
-#define LS_RWSEM_READER_OWNED 0x1ULL /* rwsem owner word: readers hold it */
-/* rwsem count word: a writer holds it */
-#define LS_RWSEM_WRITER_LOCKED 0x1ULL
-#define LS_RWSEM_READER_SHIFT 8 /* rwsem count word: readers from bit 8 */
-
 /*
  * ---- lock identity (bpf/ident.bpf.h): what memory a lock lives in ------
  *
@@ -695,16 +682,6 @@ _Static_assert(sizeof(struct ls_osq_vcpu) == 16, "ls_osq_vcpu layout");
 #define LS_CHAIN_KINDS(next, root) ((__u8)((next) | ((root) << 4)))
 #define LS_CHAIN_NEXT_KIND(k) ((k)&0xf)
 #define LS_CHAIN_ROOT_KIND(k) (((k) >> 4) & 0xf)
-
-/* task_struct.blocker: the lock address, its type in the low 2 bits
- * (include/linux/hung_task.h, BLOCKER_TYPE_*) */
-enum ls_blocker_type {
-	LS_BLOCKER_MUTEX = 0,
-	LS_BLOCKER_SEM,
-	LS_BLOCKER_RWSEM_READER,
-	LS_BLOCKER_RWSEM_WRITER,
-};
-#define LS_BLOCKER_TYPE_MASK 0x3ULL
 
 /* lock_chains key: the waited lock, the lock its holder waited on, the
  * chain's last lock (the root cause; == next for one hop). */

@@ -16,6 +16,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "lockscope.h"
+#include "decide.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -71,7 +72,7 @@ int read_owner(struct ls_owner_args *a)
 	a->err = (__s32)err;
 	if (err)
 		return 0;
-	t = (struct task_struct *)(word & ~LS_OWNER_FLAGS);
+	t = (struct task_struct *)ls_owner_addr(word);
 	if (!t)
 		return 0;
 	err = bpf_probe_read_kernel(&tid, sizeof(tid), &t->pid);

@@ -47,8 +47,7 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 			 "a row of --by class stands for many locks");
 		return;
 	}
-	if (key->kind != LS_KIND_MUTEX && key->kind != LS_KIND_RWSEM_R &&
-	    key->kind != LS_KIND_RWSEM_W && key->kind != LS_KIND_RT_MUTEX) {
+	if (!ls_kind_has_owner(key->kind)) {
 		snprintf(o->why, sizeof(o->why),
 			 "a %s does not record its owner",
 			 ls_kind_name(key->kind));
@@ -69,7 +68,7 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 			 ls_probe_why(-errno));
 		return;
 	}
-	if (a.err && !(a.owner & ~LS_OWNER_FLAGS) && a.err != -ENOENT) {
+	if (a.err && !ls_owner_addr(a.owner) && a.err != -ENOENT) {
 		snprintf(o->why, sizeof(o->why), "lock memory unreadable: %s",
 			 strerror(-a.err));
 		return;

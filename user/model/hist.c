@@ -1,18 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* hist.c - the one log2 histogram: slots, bounds, counts and quantiles. */
+/* hist.c - the one log2 histogram: bounds, counts and quantiles (slots:
+ * bpf/decide.h). */
 #include <string.h>
 #include "model/hist.h"
-
-unsigned ls_hist_slot(uint64_t v)
-{
-	unsigned r = 0;
-
-	while (v > 1) {
-		v >>= 1;
-		r++;
-	}
-	return r < LS_HIST_SLOTS ? r : LS_HIST_SLOTS - 1;
-}
 
 uint64_t ls_hist_lo(unsigned i)
 {

@@ -6,9 +6,8 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "lockscope.h"
+#include "decide.h" /* ls_hist_slot: the slot of a value, BPF's own */
 
-/* Slot of @v, the same function the BPF side uses (0 and 1 go to slot 0). */
-unsigned ls_hist_slot(uint64_t v);
 /* Lower bound of slot @i in ns (0 for slot 0). */
 uint64_t ls_hist_lo(unsigned i);
 /* Sum of counts. */

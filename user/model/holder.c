@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* holder.c - the holder side of a lock row: names of holder states, the
- * owner-word classification holders.bpf.h does (mirrored here to be unit
- * tested), sampled holder sites, pairs and tids, and their figures. */
+ * sampled holder sites, pairs and tids, and their figures (the owner-word
+ * classification itself is bpf/decide.h's). */
 #include <stddef.h>
 #include <string.h>
 #include "model/model.h"
@@ -18,28 +18,6 @@ static const char *const holder_names[LS_HOLDER_MAX] = {
 const char *ls_holder_name(unsigned state)
 {
 	return state < LS_HOLDER_MAX ? holder_names[state] : "?";
-}
-
-int ls_kind_has_owner(unsigned kind)
-{
-	return kind == LS_KIND_MUTEX || kind == LS_KIND_RWSEM_R ||
-	       kind == LS_KIND_RWSEM_W || kind == LS_KIND_RT_MUTEX;
-}
-
-unsigned ls_holder_classify(unsigned kind, int word_ok, uint64_t word,
-			    int on_cpu, int on_rq, int sched_delayed)
-{
-	if (!ls_kind_has_owner(kind) || !word_ok)
-		return LS_HOLDER_UNKNOWN;
-	if ((kind == LS_KIND_RWSEM_R || kind == LS_KIND_RWSEM_W) &&
-	    (word & LS_RWSEM_READER_OWNED))
-		return LS_HOLDER_UNKNOWN; /* names the last reader: a hint */
-	if (!(word & ~LS_OWNER_FLAGS))
-		return LS_HOLDER_FREE;
-	if (on_cpu)
-		return LS_HOLDER_RUNNING;
-	return on_rq && !sched_delayed ? LS_HOLDER_PREEMPTED
-				       : LS_HOLDER_SLEEPING;
 }
 
 /*

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "lockscope.h"
+#include "decide.h" /* ls_kind_has_owner and BPF's other decisions */
 #include "model/intern.h"
 #include "model/steal.h"
 
@@ -406,12 +407,6 @@ void ls_owner_decode(struct ls_owner *o, unsigned kind, uint64_t owner,
 
 /* ---- the holder side (holder.c) --------------------------------------- */
 const char *ls_holder_name(unsigned state); /* "running", "preempted", ... */
-/* Kinds whose lock word names an owner (mutex, rwsem, rt_mutex). */
-int ls_kind_has_owner(unsigned kind);
-/* The state holders.bpf.h gives a wait on a lock of @kind whose owner word
- * is @word (@word_ok: it was read), owner task fields as read. */
-unsigned ls_holder_classify(unsigned kind, int word_ok, uint64_t word,
-			    int on_cpu, int on_rq, int sched_delayed);
 /* Add sampled tenure of holder site @holder_fn after which a waiter of
  * @waiter_fn (NULL: not sampled) took the lock, holder @tid. */
 void ls_row_add_holder(struct ls_row *r, const char *holder_fn,

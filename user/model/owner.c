@@ -7,7 +7,8 @@
 void ls_owner_decode(struct ls_owner *o, unsigned kind, uint64_t owner,
 		     uint64_t count, int task_ok)
 {
-	uint64_t task = owner & ~LS_OWNER_FLAGS;
+	uint32_t none;
+	uint64_t task = ls_owner_task(kind, owner, &none);
 
 	o->nreaders = 0;
 	o->why[0] = '\0';
@@ -17,8 +18,7 @@ void ls_owner_decode(struct ls_owner *o, unsigned kind, uint64_t owner,
 			(count & ~(1ULL << 63)) >> LS_RWSEM_READER_SHIFT;
 
 		if (count & LS_RWSEM_WRITER_LOCKED) {
-			if (task && !(owner & LS_RWSEM_READER_OWNED) &&
-			    task_ok) {
+			if (task && task_ok) {
 				o->state = LS_OWNER_TASK;
 				return;
 			}

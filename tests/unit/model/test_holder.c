@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The holder side: owner-word classification (the decode holders.bpf.h
- * does), sampled holder sites, shares, deltas, text and JSON output. */
+/* The holder side: state names, sampled holder sites, shares, deltas, text
+ * and JSON output (the owner-word classification: test_decide.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,54 +12,10 @@
 #include "model/model.h"
 #include "view/holders_text.h"
 
-#define TASK 0xffff888812345600ULL /* a task_struct address */
-
-static void classify(void **state)
+/* The classification itself is tested in test_decide.c. */
+static void names(void **state)
 {
 	(void)state;
-	/* mutex: the low 3 bits are flags, the rest the owner task */
-	assert_int_equal(ls_holder_classify(LS_KIND_MUTEX, 1, 0, 0, 0, 0),
-			 LS_HOLDER_FREE);
-	assert_int_equal(ls_holder_classify(LS_KIND_MUTEX, 1, 0x7, 1, 1, 0),
-			 LS_HOLDER_FREE);
-	assert_int_equal(
-		ls_holder_classify(LS_KIND_MUTEX, 1, TASK | 0x1, 1, 1, 0),
-		LS_HOLDER_RUNNING);
-	assert_int_equal(
-		ls_holder_classify(LS_KIND_MUTEX, 1, TASK | 0x4, 0, 1, 0),
-		LS_HOLDER_PREEMPTED);
-	assert_int_equal(ls_holder_classify(LS_KIND_MUTEX, 1, TASK, 0, 0, 0),
-			 LS_HOLDER_SLEEPING);
-	/* queued but its dequeue delayed: it blocked */
-	assert_int_equal(ls_holder_classify(LS_KIND_MUTEX, 1, TASK, 0, 1, 1),
-			 LS_HOLDER_SLEEPING);
-	assert_int_equal(ls_holder_classify(LS_KIND_MUTEX, 0, TASK, 1, 1, 0),
-			 LS_HOLDER_UNKNOWN);
-	/* rwsem: reader-owned names the last reader only */
-	assert_int_equal(ls_holder_classify(LS_KIND_RWSEM_W, 1,
-					    TASK | LS_RWSEM_READER_OWNED, 1, 1,
-					    0),
-			 LS_HOLDER_UNKNOWN);
-	assert_int_equal(ls_holder_classify(LS_KIND_RWSEM_R, 1,
-					    LS_RWSEM_READER_OWNED, 0, 0, 0),
-			 LS_HOLDER_UNKNOWN);
-	/* non-spinnable bit (1) is only a flag */
-	assert_int_equal(
-		ls_holder_classify(LS_KIND_RWSEM_W, 1, TASK | 0x2, 0, 1, 0),
-		LS_HOLDER_PREEMPTED);
-	assert_int_equal(ls_holder_classify(LS_KIND_RWSEM_W, 1, 0, 0, 0, 0),
-			 LS_HOLDER_FREE);
-	/* rt_mutex: bit 0 says it has waiters */
-	assert_int_equal(
-		ls_holder_classify(LS_KIND_RT_MUTEX, 1, TASK | 0x1, 1, 1, 0),
-		LS_HOLDER_RUNNING);
-	assert_int_equal(ls_holder_classify(LS_KIND_RT_MUTEX, 1, 0x1, 1, 1, 0),
-			 LS_HOLDER_FREE);
-	/* no owner word */
-	assert_int_equal(ls_holder_classify(LS_KIND_SPINLOCK, 1, TASK, 1, 1, 0),
-			 LS_HOLDER_UNKNOWN);
-	assert_int_equal(ls_holder_classify(LS_KIND_RWLOCK_W, 1, TASK, 1, 1, 0),
-			 LS_HOLDER_UNKNOWN);
 	assert_string_equal(ls_holder_name(LS_HOLDER_PREEMPTED), "preempted");
 	assert_string_equal(ls_holder_name(LS_HOLDER_MAX), "?");
 }
@@ -229,8 +185,10 @@ static void vcpu_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(classify),	    cmocka_unit_test(sites_top),
-		cmocka_unit_test(shares_and_delta), cmocka_unit_test(outputs),
+		cmocka_unit_test(names),
+		cmocka_unit_test(sites_top),
+		cmocka_unit_test(shares_and_delta),
+		cmocka_unit_test(outputs),
 		cmocka_unit_test(vcpu_split),
 	};
 
