@@ -178,14 +178,15 @@ static inline int ls_read_changed(const struct ls_snapshot *s,
 /* The callers and holder sites of the rows @s's read changed (sites.c):
  * walked when the programs flagged a change, else the last walk's. */
 int ls_sites_read(struct ls_collector *c, struct ls_snapshot *s);
-/* The caller function of stack @id, resolved once (read.c). */
+/* The caller function of stack @id, resolved once (maps.c). */
 const char *ls_resolve_stack(struct ls_collector *c, __s32 id);
 /* Keep an entry of lock_callers as read (stacks.c); 0 or -ENOMEM. */
 int ls_stacks_keep(struct ls_collector *c, const struct ls_caller_key *k,
 		   const struct ls_caller_val *v);
 
-/* Call @fn on every entry of a hash map, batch lookups where the kernel
- * has them (read.c); 0 or the first error. */
+/* Every entry of hash @map (keys @ksz, values @vsz bytes, at most those of
+ * lock_stats) through @fn, with batch lookups where the kernel has them
+ * (maps.c); 0, -errno or @fn's error. */
 int ls_read_hash(struct ls_collector *c, struct bpf_map *map, size_t ksz,
 		 size_t vsz,
 		 int (*fn)(struct ls_collector *, const void *, const void *,
@@ -211,14 +212,6 @@ void ls_probes_configure(struct ls_collector *c);
 int ls_probes_degrade(struct ls_collector *c, int err);
 void ls_probes_attach(struct ls_collector *c);
 void ls_probes_detach(struct ls_collector *c);
-/* Every entry of hash @map (keys @ksz, values @vsz bytes, at most those of
- * lock_stats) through @fn, with batch lookups where the kernel has them
- * (read.c); 0, -errno or @fn's error. */
-int ls_read_hash(struct ls_collector *c, struct bpf_map *map, size_t ksz,
-		 size_t vsz,
-		 int (*fn)(struct ls_collector *, const void *, const void *,
-			   void *),
-		 void *arg);
 /* kprobe PMU type and its retprobe config bit; type or -errno. */
 int ls_kprobe_pmu_type(int *retprobe_bit);
 /* A k(ret)probe of @prog on address @addr (clones share a name); NULL and
