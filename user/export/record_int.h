@@ -96,6 +96,7 @@ int ls_rec_read_chains(struct ls_rd *rd, struct json_object *lock,
 void ls_rec_chains_merge(struct ls_rec_snap *s);
 void ls_rec_chains_free(struct ls_rec_snap *s);
 
+/* The field readers every part shares (record_fields.c). */
 /* Write a reason; returns -EINVAL. */
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

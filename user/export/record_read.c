@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* record_read.c - a record's JSON document into struct ls_rec, checking
  * every field it uses (rows of one lock class are summed in
- * record_classes.c). */
+ * record_classes.c; the field readers every part shares are
+ * record_fields.c's). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +14,6 @@
 #include "export/record.h"
 #include "export/record_int.h"
 #include "util/untrusted_text.h"
-
-int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rd->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(rd->err, rd->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 static struct json_object *member(struct ls_rd *rd, struct json_object *o,
 				  const char *path, const char *key,
@@ -45,21 +33,6 @@ static struct json_object *member(struct ls_rd *rd, struct json_object *o,
 		return NULL;
 	}
 	return v;
-}
-
-int ls_rd_u64(struct ls_rd *rd, struct json_object *o, const char *path,
-	      const char *key, uint64_t *out)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) < 0)
-		return ls_rd_bad(rd,
-				 "%s.%s: missing or not a non-negative integer",
-				 path, key);
-	*out = json_object_get_uint64(v);
-	return 0;
 }
 
 /* Like ls_rd_u64, but a missing key reads as 0. */
@@ -89,29 +62,6 @@ static int get_secs(struct ls_rd *rd, struct json_object *o, const char *path,
 				 path, key, d);
 	*out = d;
 	return 0;
-}
-
-int ls_rd_kind(const char *s, unsigned *kind)
-{
-	for (unsigned k = 0; k < LS_KIND_MAX; k++)
-		if (!strcmp(s, ls_kind_name(k))) {
-			*kind = k;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-void ls_rd_strip_addr(char *name)
-{
-	size_t n = strlen(name);
-	char *open = strrchr(name, '[');
-
-	if (!open || open == name || open[-1] != ' ' || name[n - 1] != ']')
-		return;
-	for (char *p = open + 1; p < name + n - 1; p++)
-		if (!strchr("0123456789abcdef", *p))
-			return;
-	open[-1] = '\0';
 }
 
 static int read_lock(struct ls_rd *rd, struct json_object *o, const char *path,
