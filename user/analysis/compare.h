@@ -26,7 +26,7 @@
 #define LS_COMPARE_H
 
 #include <stddef.h>
-#include "analysis/metrics.h"
+#include "export/metrics.h"
 #include "analysis/stats.h"
 #include "export/record.h"
 

@@ -2,7 +2,7 @@
 /* folded.c - sampled waiter stacks as folded-stack lines for flame graphs
  * ("lock;frame;frame weight"). */
 #include <string.h>
-#include "analysis/metrics.h"
+#include "export/metrics.h"
 #include "export/folded.h"
 
 /* Frames joined by ';' (no frame holds one: kernel symbols, and frames

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/json.h"
-#include "analysis/metrics.h"
+#include "export/metrics.h"
 #include "export/record.h"
 #include "export/record_write.h"
 #include "export/csv.h"

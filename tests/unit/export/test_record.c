@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "analysis/classes.h"
-#include "analysis/metrics.h"
+#include "export/metrics.h"
 #include "util/outfile.h"
 #include "export/record.h"
 #include "export/record_write.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/metrics.h"
+#include "export/metrics.h"
 
 void ls_lock_id(const char *name, unsigned kind, char *buf, size_t len)
 {
