@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/intern.h"
-#include "model/model.h"
 
 #define BLOCK_SIZE 65536 /* arena block: many names, one allocation */
 

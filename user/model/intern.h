@@ -5,6 +5,8 @@
 #ifndef LS_INTERN_H
 #define LS_INTERN_H
 
+#define LS_FN_MAX 96 /* caller function name, truncated */
+
 /* A stable pointer to a process-lifetime copy of @s, truncated to
  * LS_FN_MAX - 1 bytes: equal strings give equal pointers.  NULL on
  * allocation failure.  Safe from any thread; never freed. */

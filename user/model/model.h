@@ -27,7 +27,6 @@
  * user names its tasks, each byte may become a 4-byte \xHH. */
 #define LS_COMM_MAX 64
 #define LS_NAME_MAX 160	 /* display name of a lock */
-#define LS_FN_MAX 96	 /* caller function name, truncated (intern.h) */
 #define LS_ROW_CALLERS 4 /* callers kept per lock, most sampled first */
 #define LS_PROG_MAX 16	 /* BPF programs whose run-time stats are kept */
 #define LS_ROW_HOLDERS 3 /* holder sites, pairs and tids kept per lock */
