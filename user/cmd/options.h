@@ -5,7 +5,18 @@
 
 #include <argp.h>
 #include <stddef.h>
-#include "cmd/cli.h"
+
+enum ls_cmd {
+	LS_CMD_TOP = 0,
+	LS_CMD_HIST,
+	LS_CMD_DOCTOR,
+	LS_CMD_SERVE,
+	LS_CMD_RECORD,
+	LS_CMD_COMPARE,
+	LS_CMD_REPORT,
+	LS_CMD_WHATIF,
+	LS_CMD_NR,
+};
 
 /* Keys of the options without a short form. */
 enum ls_opt_key {

@@ -10,7 +10,7 @@
 #ifndef LS_CMD_PATHS_H
 #define LS_CMD_PATHS_H
 
-#include "cmd/cli.h"
+#include "cmd/opts.h"
 
 /* 1 when @a and @b name the same file (as above), else 0. */
 int ls_path_same(const char *a, const char *b);
