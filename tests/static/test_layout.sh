@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/static/test_layout.sh - the tree keeps its architecture
 # (docs/architecture.md): formatting, who may include libbpf, one job per
-# file said in an opening comment, files of a readable size.
+# file said in an opening comment, files of a readable size, includes and
+# calls that run down the floors only and close no circle.
 set -u
 . "$(dirname "$0")/../lib.sh"
 cd "$LS_ROOT" || exit 1
@@ -46,4 +47,34 @@ if [ -z "$long" ]; then
 	pass "layout: no user file above 650 lines"
 else
 	fail "layout: files above 650 lines: $(echo $long)"
+fi
+
+# Includes and calls run down the floors (cmd -> view -> analysis/serve ->
+# export -> collect -> model -> bpf/util) and close no circle between files
+# (tests/static/include_graph.py says how it draws the graph).
+if ! command -v python3 >/dev/null; then
+	skip "layout: python3 not installed (include graph)"
+else
+	python3 tests/static/include_graph.py "$LS_ROOT" | verdicts "layout"
+
+	# The check itself can fail: on a copy of the tree, an include planted
+	# up the floors and two files planted to include each other are named.
+	plant=$(mktemp -d)
+	trap 'rm -rf "$plant"' EXIT
+	cp -r user bpf "$plant"/
+	sed -i '0,/^#include/s//#include "view\/fmt.h"\n#include/' "$plant/user/model/hist.c"
+	printf '#include "util/plant_b.h"\n' >"$plant/user/util/plant_a.h"
+	: >"$plant/user/util/plant_b.h"
+	printf '#include "util/plant_a.h"\n' >"$plant/user/util/plant_b.c"
+	out=$(python3 tests/static/include_graph.py "$plant")
+	if grep -q '^fail|an arrow runs up the floors: user/model/hist (user/model) -> user/view/fmt (user/view): #include "view/fmt.h"' <<<"$out"; then
+		pass "layout: a planted upward include (model/hist.c -> view/fmt.h) is named"
+	else
+		fail "layout: a planted upward include went unseen: $out"
+	fi
+	if grep -q '^fail|a circle of 2 files: user/util/plant_a user/util/plant_b' <<<"$out"; then
+		pass "layout: a planted circle (util/plant_a.h -> plant_b.h, plant_b.c -> plant_a.h) is named"
+	else
+		fail "layout: a planted circle went unseen: $out"
+	fi
 fi
