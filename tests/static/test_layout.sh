@@ -49,6 +49,15 @@ else
 	fail "layout: files above 650 lines: $(echo $long)"
 fi
 
+# BPF's decisions have one copy (bpf/decide.h, chain_walk.h, whatif_rule.h):
+# user space reads none of the kernel flags they decide on by itself.
+copies=$(grep -rnE 'LS_LCB_|LS_OWNER_FLAGS|LS_RWSEM_READER_OWNED|LS_BLOCKER_' user || true)
+if [ -z "$copies" ]; then
+	pass "layout: user/ decodes no kernel flag that bpf/decide.h decides on"
+else
+	fail "layout: user/ decodes kernel flags itself (call bpf/decide.h): $(echo $copies | cut -c1-300)"
+fi
+
 # Includes and calls run down the floors (cmd -> view -> analysis/serve ->
 # export -> collect -> model -> bpf/util) and close no circle between files
 # (tests/static/include_graph.py says how it draws the graph).
