@@ -52,27 +52,30 @@ for n in $S $L; do
 	cpu_sum=0
 	rss_max=0
 	measure "compare$n" compare "$O/a$n.json" -- "$O/b$n.json" &&
-		measure "aa$n" compare "$O/a$n.json" -- "$O/a$n.json" &&
 		measure "report$n" report -o "$O/report$n.html" "$O/a$n.json" -- "$O/b$n.json" ||
 		exit 0
 	cpu[$n]=$cpu_sum
 	rss[$n]=$rss_max
-	echo "$n locks: compare, A/A compare and report: ${cpu[$n]} s CPU, peak RSS ${rss[$n]} KB"
+	echo "$n locks: compare and report: ${cpu[$n]} s CPU, peak RSS ${rss[$n]} KB"
 done
+# the A/A compare (the same file both sides) at the small size only: it
+# reads what compare reads, and the suite's time matters
+measure "aa$S" compare "$O/a$S.json" -- "$O/a$S.json" || exit 0
 
 # what was read is the whole record: 8 metrics a lock and 4 of the run; an
 # A/A compare finds nothing; the page draws the most waited-on lock
 m=$((8 * L + 4))
+ms=$((8 * S + 4))
 top=$(python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(max(d['totals']['locks'], key=lambda l: l['total_ns'])['name'])" "$O/a$L.json")
-if grep -q "^0 of $m metrics changed" "$O/aa$L.out" &&
+if grep -q "^0 of $ms metrics changed" "$O/aa$S.out" &&
 	grep -q " of $m metrics changed" "$O/compare$L.out" &&
 	grep -q "$top" "$O/report$L.html"; then
-	pass "$T: $L locks read whole: $m metrics compared, A/A quiet, $top drawn"
+	pass "$T: $L locks read whole: $m metrics compared, $top drawn; A/A of $S locks quiet"
 else
-	fail "$T: $L locks: $(head -1 "$O/aa$L.out"); $(grep -c "$top" "$O/report$L.html") mentions of $top"
+	fail "$T: $L locks: $(head -1 "$O/compare$L.out"); A/A of $S: $(head -1 "$O/aa$S.out"); $(grep -c "$top" "$O/report$L.html") mentions of $top"
 fi
 
 # linear: ten times the locks, at most 25 times the CPU time (9 to 11
