@@ -65,7 +65,9 @@ static inline __u32 ls_budget_smooth(__u32 old, __u64 ns, __u64 runs)
  * The N that keeps @runs runs in @elapsed ns under @ppm of one CPU, at
  * @cu per unsampled and @cs per sampled run (ns x LS_BUDGET_COST_FRAC):
  * runs * (cu + (cs - cu) / N) <= elapsed * ppm / 1e6.  Sets *@over when
- * even LS_BUDGET_N_MAX cannot (the unsampled floor alone is over budget).
+ * no N can: when the untimed runs alone (the floor) are over budget, N
+ * only brings the cost within 1/LS_BUDGET_FLOOR_SLACK of that floor (more
+ * sampling would buy almost no CPU and cost the estimates much).
  */
 static inline __u32 ls_budget_next_n(__u64 runs, __u64 elapsed, __u32 cu,
 				     __u32 cs, __u32 ppm, int *over)
@@ -76,11 +78,16 @@ static inline __u32 ls_budget_next_n(__u64 runs, __u64 elapsed, __u32 cu,
 	*over = 0;
 	if (runs * (__u64)cs <= room)
 		return 1;
-	if (cs <= cu || floor >= room) {
-		*over = 1;
-		return cs <= cu ? 1 : LS_BUDGET_N_MAX;
-	}
+	*over = 1;
+	if (cs <= cu)
+		return 1;
 	extra = runs * (__u64)(cs - cu);
+	if (floor >= room) {
+		n = floor ? (LS_BUDGET_FLOOR_SLACK * extra + floor - 1) / floor
+			  : LS_BUDGET_N_MAX;
+		return n > LS_BUDGET_N_MAX ? LS_BUDGET_N_MAX : (__u32)n;
+	}
+	*over = 0;
 	n = (extra + (room - floor) - 1) / (room - floor);
 	if (n > LS_BUDGET_N_MAX) {
 		*over = 1;

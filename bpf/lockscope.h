@@ -644,7 +644,9 @@ _Static_assert(LS_WIF_CAP_NS < LS_WIF_MAX_BUDGET_NS &&
 #define LS_BUDGET_PROBE_EVERY 64	 /* runs per self-measured run */
 #define LS_BUDGET_COST_FRAC 16		 /* cost_u/cost_s: ns x 16 */
 #define LS_BUDGET_PPM_MAX 1000000U	 /* --budget 100 */
-#define LS_EST_UNIT_NS 256ULL		 /* unit of the variance sums */
+/* over budget at the floor: sample until the cost is within 1/8 of it */
+#define LS_BUDGET_FLOOR_SLACK 8ULL
+#define LS_EST_UNIT_NS 256ULL /* unit of the variance sums */
 #define LS_EST_UNIT_SHIFT 8
 #define LS_EST_X_MAX (1ULL << 21) /* a wait counts at most 0.54 s there */
 
