@@ -493,13 +493,15 @@ undo:
  * closes the spin phase and opens the sleep phase: no second contention and
  * no second waiter.  A new lock counts a contention begun, a waiter, and
  * every stack_every-th begin a caller stack.  Each drop is a counted loss.
- * Under a budget (@b), a new wait is timed only if sampled (its weight,
- * else 0): an untimed wait reads no clock, no holder, no stack.  @now: the
- * clock at entry, 0 if not read yet.  Returns 1 if the wait is timed.
+ * Under a budget, a new wait is timed only if sampled: @cand, its weight
+ * drawn at entry (0: untimed; 1 without a budget), whose clock was read
+ * at entry too, so a timed wait starts where an exact one does.  An
+ * untimed wait reads no clock, no holder, no stack.  @now: the clock at
+ * entry, 0 if not read yet.  Returns 1 if the wait is timed.
  */
 static __always_inline int begin_wait(void *ctx, __u64 id, __u64 lock,
 				      __u32 flags, int btf, __u64 now,
-				      struct ls_budget_cpu *b)
+				      __u32 cand)
 {
 	__u32 tid = (__u32)id, zero = 0, kind, d, ref = 0, hstack = 0, wt;
 	struct ls_lock_key key = {};
@@ -567,7 +569,7 @@ static __always_inline int begin_wait(void *ctx, __u64 id, __u64 lock,
 
 	key.addr = lock;
 	key.kind = kind;
-	wt = budget_weight(b);
+	wt = cand;
 	s = stats_get(&key, &fresh);
 	if (s) {
 		__u64 nth = begin_nth(&s->begins, fresh);
@@ -612,8 +614,9 @@ static __always_inline int begin_wait(void *ctx, __u64 id, __u64 lock,
 
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 {
-	__u64 id = bpf_get_current_pid_tgid(), t0;
+	__u64 id = bpf_get_current_pid_tgid(), t0, tp;
 	struct ls_budget_cpu *b;
+	__u32 cand;
 	int timed;
 
 	if (targ_tgid && (id >> 32) != targ_tgid)
@@ -622,13 +625,17 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 		return 0;
 	bump(&counters, LS_CTR_BEGIN);
 	if (!budget_ppm) {
-		begin_wait(ctx, id, lock, flags, btf, bpf_ktime_get_ns(), NULL);
+		begin_wait(ctx, id, lock, flags, btf, bpf_ktime_get_ns(), 1);
 		return 0;
 	}
 	b = budget_get();
-	t0 = budget_run_start(b);
-	timed = begin_wait(ctx, id, lock, flags, btf, t0, b);
-	budget_run_end(b, t0, timed);
+	tp = budget_run_start(b);
+	/* drawn for every begin, used by new waits only: each new wait's
+	 * draw is still its own, with probability 1/N */
+	cand = budget_weight(b);
+	t0 = tp || !cand ? tp : bpf_ktime_get_ns();
+	timed = begin_wait(ctx, id, lock, flags, btf, t0, cand);
+	budget_run_end(b, tp, timed);
 	return 0;
 }
 
@@ -773,6 +780,8 @@ static __always_inline int end_wait(void *ctx, __u64 id, __u64 lock, long ret,
 	if (ws)
 		clean_stale(ws, tid);
 	found = ws ? pop_wait(ws, lock, tid, &w) : 0;
+	if (found > 0 && w.weight) /* as near the event as the pop allows */
+		clock_of(&now);
 	if (!found) {
 		ws = bpf_map_lookup_elem(&task_state, &tid);
 		if (!ws) {
@@ -780,6 +789,8 @@ static __always_inline int end_wait(void *ctx, __u64 id, __u64 lock, long ret,
 			return 0;
 		}
 		found = pop_wait(ws, lock, tid, &w);
+		if (found > 0 && w.weight)
+			clock_of(&now);
 		/* Only an end that popped a wait may free the entry: an
 		 * unmatched end from an interrupt must not delete it under a
 		 * begin of the interrupted task that just made it. */
@@ -792,8 +803,6 @@ static __always_inline int end_wait(void *ctx, __u64 id, __u64 lock, long ret,
 		bump(&losses, LS_LOSS_END_UNMATCHED);
 		return 0;
 	}
-	if (w.weight)
-		clock_of(&now);
 	if (probes_on && w.weight) /* a mutex's won spin ends in cpu_state */
 		credit_slow_path(tid, &w, now);
 	record(ctx, &w, now, ret, tid);
