@@ -43,6 +43,8 @@ int ls_budget_read(struct ls_collector *c, struct ls_snapshot *s)
 		b->windows += p->windows;
 		b->over += p->over;
 	}
+	if (!b->n_min) /* no run yet: every wait would be timed */
+		b->n_min = b->n_max = 1;
 cleanup:
 	free(v);
 	return err;
