@@ -768,6 +768,20 @@ static __always_inline void credit_slow_path(__u32 tid, struct ls_wait *w,
  * entry, 0 if not read (read here only for a timed wait).  Returns 1 if
  * the wait was timed.
  */
+/* Under a budget: the clock, if the innermost wait on this CPU is a timed
+ * one of @lock (the usual end), read before the pop as exact mode does;
+ * else 0. */
+static __always_inline __u64 timed_top(struct ls_waits *ws, __u64 lock)
+{
+	__u32 d = ws->depth;
+	struct ls_wait *top;
+
+	if (d == 0 || d > LS_DEPTH)
+		return 0;
+	top = &ws->w[(d - 1) & (LS_DEPTH - 1)];
+	return top->addr == lock && top->weight ? bpf_ktime_get_ns() : 0;
+}
+
 static __always_inline int end_wait(void *ctx, __u64 id, __u64 lock, long ret,
 				    __u64 now)
 {
@@ -777,6 +791,8 @@ static __always_inline int end_wait(void *ctx, __u64 id, __u64 lock, long ret,
 	int found;
 
 	ws = bpf_map_lookup_elem(&cpu_state, &zero);
+	if (ws && !now)
+		now = timed_top(ws, lock);
 	if (ws)
 		clean_stale(ws, tid);
 	found = ws ? pop_wait(ws, lock, tid, &w) : 0;
