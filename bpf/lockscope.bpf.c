@@ -384,15 +384,6 @@ static __always_inline int spun_here(struct ls_waits *cs, __u64 lock, __u32 tid)
 	       top->kind == LS_KIND_MUTEX && top->phase == LS_PHASE_SPIN;
 }
 
-/* The clock, read once per run and only when a timed wait needs it (under
- * a budget, an untimed wait reads none). */
-static __always_inline __u64 clock_of(__u64 *now)
-{
-	if (!*now)
-		*now = bpf_ktime_get_ns();
-	return *now;
-}
-
 /* A timed wait's spin phase of @dt ns, weighted @wt, into @s. */
 static __always_inline void spin_failed_time(struct ls_lock_stats *s, __u64 dt,
 					     __u32 wt)
@@ -681,22 +672,6 @@ static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock, __u32 tid,
 
 #include "caller_wait.bpf.h"
 
-/* Under a budget: a timed wait's share of its estimates' variance. */
-static __always_inline void
-record_estimate(struct ls_lock_stats *s, struct ls_wait *w, __u64 dur, __u64 dp)
-{
-	__u32 wt = w->weight;
-
-	__sync_fetch_and_add(&s->sampled, 1);
-	__sync_fetch_and_add(&s->est_weight, wt);
-	__sync_fetch_and_add(&s->var_count, (__u64)wt * (wt - 1));
-	__sync_fetch_and_add(&s->var_total, ls_est_var_term(dur, wt));
-	if (w->phase == LS_PHASE_SPIN)
-		__sync_fetch_and_add(&s->var_spin, ls_est_var_term(dp, wt));
-	else
-		__sync_fetch_and_add(&s->var_sleep, ls_est_var_term(dp, wt));
-}
-
 /*
  * Wait @w ended at @now: add it to its lock's row.  Counts are exact; the
  * times, histograms and holder states of a timed wait are added weighted
@@ -768,20 +743,6 @@ static __always_inline void credit_slow_path(__u32 tid, struct ls_wait *w,
  * entry, 0 if not read (read here only for a timed wait).  Returns 1 if
  * the wait was timed.
  */
-/* Under a budget: the clock, if the innermost wait on this CPU is a timed
- * one of @lock (the usual end), read before the pop as exact mode does;
- * else 0. */
-static __always_inline __u64 timed_top(struct ls_waits *ws, __u64 lock)
-{
-	__u32 d = ws->depth;
-	struct ls_wait *top;
-
-	if (d == 0 || d > LS_DEPTH)
-		return 0;
-	top = &ws->w[(d - 1) & (LS_DEPTH - 1)];
-	return top->addr == lock && top->weight ? bpf_ktime_get_ns() : 0;
-}
-
 static __always_inline int end_wait(void *ctx, __u64 id, __u64 lock, long ret,
 				    __u64 now)
 {
