@@ -46,7 +46,7 @@ trial() {
 	local t=$1 e b r h
 	rm -f "$out/go.$t"
 	mkfifo "$out/go.$t"
-	sh -c "read x <'$out/go.$t'; exec '$W/pipe_hammer' 2 3 >/dev/null 2>&1" &
+	sh -c "read x <'$out/go.$t'; exec timeout 30 '$W/pipe_hammer' 2 3 >/dev/null 2>&1" &
 	h=$!
 	bpftrace -e "BEGIN { printf(\"ready\\n\"); }
 		tracepoint:lock:contention_end /pid == $h/ { @[args->lock_addr] = count(); }" \
@@ -72,7 +72,8 @@ trial() {
 		sleep 0.1
 	done
 	wait_attached "$e" && wait_attached "$b" || echo "not attached" >&2
-	echo go >"$out/go.$t"
+	# bounded: a trial never hangs the suite
+	timeout 30 sh -c "echo go >'$out/go.$t'" || kill "$h" 2>/dev/null
 	wait "$h"
 	kill -INT "$e" "$b" "$r"
 	wait "$e" "$b" "$r"
