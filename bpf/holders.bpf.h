@@ -195,19 +195,24 @@ static __always_inline void holders_handoff(void *ctx, struct ls_lock_stats *s,
 		credit_site(s, w, prev_site, site, prev_tid, t);
 }
 
-/* Wait @w of task @tid ended at @now after @dur ns (@ret < 0: gave up). */
+/*
+ * Wait @w of task @tid ended at @now after @dur ns (@ret < 0: gave up),
+ * weighted w->weight.  Under a budget only timed waits get here: tenure,
+ * which needs every successful end, is not measured then.
+ */
 static __always_inline void holders_record(void *ctx, struct ls_lock_stats *s,
 					   struct ls_wait *w, __u64 now,
 					   __u64 dur, long ret, __u32 tid)
 {
 	__u32 h = w->holder;
+	__u64 wt = w->weight;
 
 	if (h < LS_HOLDER_MAX) {
-		__sync_fetch_and_add(&s->holder_waits[h], 1);
-		__sync_fetch_and_add(&s->holder_ns[h], dur);
+		__sync_fetch_and_add(&s->holder_waits[h], wt);
+		__sync_fetch_and_add(&s->holder_ns[h], dur * wt);
 	}
 	chains_record(w, dur);
-	if (ret >= 0)
+	if (ret >= 0 && !budget_ppm)
 		holders_handoff(ctx, s, w, now, tid);
 }
 

@@ -104,6 +104,7 @@ struct mm_struct___old {
 #include "common.bpf.h"
 #include "rows.bpf.h"
 #include "cgroup.bpf.h"
+#include "budget.bpf.h"
 
 /*
  * The entry of @key in the tid-keyed @map (task_state, probe_state), created
@@ -356,28 +357,40 @@ static __always_inline int spun_here(struct ls_waits *cs, __u64 lock, __u32 tid)
 	       top->kind == LS_KIND_MUTEX && top->phase == LS_PHASE_SPIN;
 }
 
+/* A timed wait's spin phase of @dt ns, weighted @wt, into @s. */
+static __always_inline void spin_failed_time(struct ls_lock_stats *s, __u64 dt,
+					     __u32 wt)
+{
+	struct ls_lock_hists *h = hists_of(s);
+
+	__sync_fetch_and_add(&s->spin_ns, dt * wt);
+	if (h)
+		__sync_fetch_and_add(&h->hist_spin[log2_slot(dt)], wt);
+	if (budget_ppm)
+		__sync_fetch_and_add(&s->var_spin, ls_est_var_term(dt, wt));
+}
+
 /*
  * A mutex's second begin: its spin failed and it goes to sleep.  Add the
- * spin phase to the lock's stats and open the sleep phase of @w.  Returns
- * the lock's stats (NULL if it has none).
+ * spin phase to the lock's stats (its time only if the wait is timed,
+ * weighted) and open the sleep phase of @w.  Returns the lock's stats
+ * (NULL if it has none).
  */
 static __always_inline struct ls_lock_stats *spin_failed(struct ls_wait *w,
-							 __u64 now)
+							 __u64 *now)
 {
 	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
 	struct ls_lock_stats *s = stats_find(&key);
+	__u64 from = w->phase_ns;
+	__u32 wt = w->weight;
 
-	if (s) {
-		__u64 dt = now - w->phase_ns;
-		struct ls_lock_hists *h = hists_of(s);
-
-		__sync_fetch_and_add(&s->spin_ns, dt);
-		__sync_fetch_and_add(&s->spin_failed, 1);
-		if (h)
-			__sync_fetch_and_add(&h->hist_spin[log2_slot(dt)], 1);
-	}
 	w->phase = LS_PHASE_SLEEP;
-	w->phase_ns = now;
+	w->phase_ns = wt ? clock_of(now) : 0;
+	if (s) {
+		__sync_fetch_and_add(&s->spin_failed, 1);
+		if (wt)
+			spin_failed_time(s, *now - from, wt);
+	}
 	return s;
 }
 
@@ -404,9 +417,10 @@ static __always_inline struct ls_waits *task_waits(__u64 id)
 	return ws;
 }
 
-/* The spin failed: close the spin phase, move the wait to the task. */
+/* The spin failed: close the spin phase, move the wait to the task.
+ * Returns 1 if the wait is timed (a sampled one under a budget). */
 static __always_inline int spin_to_sleep(struct ls_waits *cs, __u64 id,
-					 __u64 now)
+					 __u64 *now)
 {
 	__u32 d = cs->depth;
 	struct ls_wait w = cs->w[(d - 1) & (LS_DEPTH - 1)];
@@ -427,11 +441,11 @@ static __always_inline int spin_to_sleep(struct ls_waits *cs, __u64 id,
 	}
 	ws->w[d & (LS_DEPTH - 1)] = w;
 	ws->depth = d + 1;
-	return 0;
+	return w.weight != 0;
 undo:
 	if (s) /* the wait leaves the gauge: its end will not be seen */
 		__sync_fetch_and_add(&s->waiters, -1);
-	return 0;
+	return w.weight != 0;
 }
 
 /*
@@ -443,23 +457,23 @@ undo:
  * closes the spin phase and opens the sleep phase: no second contention and
  * no second waiter.  A new lock counts a contention begun, a waiter, and
  * every stack_every-th begin a caller stack.  Each drop is a counted loss.
+ * Under a budget, a new wait is timed only if sampled: @cand, its weight
+ * drawn at entry (0: untimed; 1 without a budget), whose clock was read
+ * at entry too, so a timed wait starts where an exact one does.  An
+ * untimed wait reads no clock, no holder, no stack.  @now: the clock at
+ * entry, 0 if not read yet.  Returns 1 if the wait is timed.
  */
-static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
+static __always_inline int begin_wait(void *ctx, __u64 id, __u64 lock,
+				      __u32 flags, int btf, __u64 now,
+				      __u32 cand)
 {
-	__u64 id = bpf_get_current_pid_tgid(), now;
-	__u32 tid = (__u32)id, zero = 0, kind, d, ref = 0, hstack = 0;
+	__u32 tid = (__u32)id, zero = 0, kind, d, ref = 0, hstack = 0, wt;
 	struct ls_lock_key key = {};
 	struct ls_lock_stats *s;
 	struct ls_waits *ws;
 	struct ls_wait *top;
 	int fresh = 0;
 
-	if (targ_tgid && (id >> 32) != targ_tgid)
-		return 0;
-	if (cgroup_skip())
-		return 0;
-	bump(&counters, LS_CTR_BEGIN);
-	now = bpf_ktime_get_ns();
 	kind = ls_kind_of_flags(flags);
 
 	if (kind == LS_KIND_MUTEX && !(flags & LS_LCB_SPIN)) {
@@ -467,7 +481,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 		if (ws) {
 			clean_stale(ws, tid);
 			if (spun_here(ws, lock, tid))
-				return spin_to_sleep(ws, id, now);
+				return spin_to_sleep(ws, id, &now);
 		}
 	}
 	if (LS_KIND_IS_SPINNING(kind) ||
@@ -494,19 +508,20 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 			/* A spinner cannot begin twice: the end of the open
 			 * wait was missed.  Drop it and start this one. */
 			bump(&losses, LS_LOSS_ORPHANED);
-			top->start_ns = now;
-			top->phase_ns = now;
+			wt = top->weight;
+			top->start_ns = wt ? clock_of(&now) : 0;
+			top->phase_ns = top->start_ns;
 			top->stack_ref = 0; /* this wait was not sampled */
 			top->hstack = 0;
-			return 0;
+			return wt != 0;
 		}
 		if (top->addr == lock) {
 			/* Same task, same lock: a mutex going from spin to
 			 * sleep. */
 			bump(&counters, LS_CTR_PHASE);
 			if (top->phase == LS_PHASE_SPIN)
-				spin_failed(top, now);
-			return 0;
+				spin_failed(top, &now);
+			return top->weight != 0;
 		}
 	}
 	if (d == LS_DEPTH) {
@@ -518,19 +533,22 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 
 	key.addr = lock;
 	key.kind = kind;
+	wt = cand;
 	s = stats_get(&key, &fresh);
 	if (s) {
 		__u64 nth = begin_nth(&s->begins, fresh);
 
 		add_waiter(s);
 		cgroup_begin(&key);
-		ref = sample_caller(ctx, &key, nth);
-		if (kind == LS_KIND_SPINLOCK)
+		/* the first contention's stack names the lock, timed or not */
+		if (wt || !nth)
+			ref = sample_caller(ctx, &key, nth);
+		if (kind == LS_KIND_SPINLOCK && wt)
 			hstack = spin_holder_stack(ctx, nth, ref);
 		if (!nth) /* a new lock: what is it? (once) */
 			ident_resolve(&key, btf);
 		/* the stack walks and the name are ours, not the wait */
-		if (ref || hstack || !nth)
+		if (wt && (ref || hstack || !nth))
 			now = bpf_ktime_get_ns();
 	}
 
@@ -538,18 +556,50 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
 	 * older verifiers (6.1) cannot learn it from d != LS_DEPTH. */
 	barrier_var(d);
 	top = &ws->w[d & (LS_DEPTH - 1)];
+	/* an untimed wait keeps no holder state: every field starts zero */
+	*top = (struct ls_wait){};
 	top->addr = lock;
 	top->tid = tid;
 	top->stack_ref = ref;
 	top->hstack = hstack;
 	top->kind = kind;
-	top->start_ns = now;
-	top->phase_ns = now;
+	top->weight = wt;
 	top->phase = (flags & LS_LCB_SPIN) || LS_KIND_IS_SPINNING(kind)
 			     ? LS_PHASE_SPIN
 			     : LS_PHASE_SLEEP;
-	holders_begin(top, s);
+	if (wt) {
+		top->start_ns = clock_of(&now);
+		top->phase_ns = now;
+		holders_begin(top, s);
+	}
 	ws->depth = d + 1;
+	return wt != 0;
+}
+
+static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, int btf)
+{
+	__u64 id = bpf_get_current_pid_tgid(), t0, tp;
+	struct ls_budget_cpu *b;
+	__u32 cand;
+	int timed;
+
+	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	if (cgroup_skip())
+		return 0;
+	bump(&counters, LS_CTR_BEGIN);
+	if (!budget_ppm) {
+		begin_wait(ctx, id, lock, flags, btf, bpf_ktime_get_ns(), 1);
+		return 0;
+	}
+	b = budget_get();
+	tp = budget_run_start(b);
+	/* drawn for every begin, used by new waits only: each new wait's
+	 * draw is still its own, with probability 1/N */
+	cand = budget_weight(b);
+	t0 = tp || !cand ? tp : bpf_ktime_get_ns();
+	timed = begin_wait(ctx, id, lock, flags, btf, t0, cand);
+	budget_run_end(b, tp, timed);
 	return 0;
 }
 
@@ -595,43 +645,52 @@ static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock, __u32 tid,
 
 #include "caller_wait.bpf.h"
 
+/*
+ * Wait @w ended at @now: add it to its lock's row.  Counts are exact; the
+ * times, histograms and holder states of a timed wait are added weighted
+ * (1 without a budget), an untimed one (weight 0) adds none of them.
+ */
 static __always_inline void record(void *ctx, struct ls_wait *w, __u64 now,
 				   long ret, __u32 tid)
 {
 	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
 	struct ls_lock_stats *s = stats_find(&key);
-	__u64 dur = now - w->start_ns, dp = now - w->phase_ns;
+	__u64 dur = now - w->start_ns, dp = now - w->phase_ns, wt = w->weight;
 	struct ls_lock_hists *h;
 
 	if (!s) {
 		bump(&losses, LS_LOSS_LOCK_MAP_FULL);
 		return;
 	}
-	h = hists_of(s);
 	__sync_fetch_and_add(&s->waiters, -1);
 	__sync_fetch_and_add(&s->contentions, 1);
-	__sync_fetch_and_add(&s->total_ns, dur);
-	if (h)
-		__sync_fetch_and_add(&h->hist[log2_slot(dur)], 1);
-	if (w->phase == LS_PHASE_SPIN) {
-		__sync_fetch_and_add(&s->spin_ns, dp);
-		if (h)
-			__sync_fetch_and_add(&h->hist_spin[log2_slot(dp)], 1);
-		if (w->kind == LS_KIND_MUTEX && ret >= 0)
-			__sync_fetch_and_add(&s->spin_won, 1);
-	} else {
-		__sync_fetch_and_add(&s->sleep_ns, dp);
-		if (h)
-			__sync_fetch_and_add(&h->hist_sleep[log2_slot(dp)], 1);
-	}
 	if (ret < 0)
 		__sync_fetch_and_add(&s->gave_up, 1);
+	if (w->phase == LS_PHASE_SPIN && w->kind == LS_KIND_MUTEX && ret >= 0)
+		__sync_fetch_and_add(&s->spin_won, 1);
+	bump(&counters, LS_CTR_RECORDED);
+	if (!wt)
+		return;
+	h = hists_of(s);
+	__sync_fetch_and_add(&s->total_ns, dur * wt);
+	if (h)
+		__sync_fetch_and_add(&h->hist[log2_slot(dur)], wt);
+	if (w->phase == LS_PHASE_SPIN) {
+		__sync_fetch_and_add(&s->spin_ns, dp * wt);
+		if (h)
+			__sync_fetch_and_add(&h->hist_spin[log2_slot(dp)], wt);
+	} else {
+		__sync_fetch_and_add(&s->sleep_ns, dp * wt);
+		if (h)
+			__sync_fetch_and_add(&h->hist_sleep[log2_slot(dp)], wt);
+	}
+	if (budget_ppm)
+		record_estimate(s, w, dur, dp);
 	atomic_max(&s->max_ns, dur);
 	atomic_min(&s->min_ns, dur);
 	holders_record(ctx, s, w, now, dur, ret, tid);
 	cgroup_end(w, dur);
-	bump(&counters, LS_CTR_RECORDED);
-	credit_caller_wait(w, dur);
+	credit_caller_wait(w, dur * wt);
 }
 
 /* A tracepoint wait inside a probed slow-path call of the same lock: its
@@ -653,27 +712,26 @@ static __always_inline void credit_slow_path(__u32 tid, struct ls_wait *w,
  * The whole wait and its open phase are added to the lock's stats, and the
  * holder side's (holders.bpf.h).  This runs inside a spinlock's critical
  * section: lookups and atomics only, but for the holder's sampled stack.
- * An end without a seen begin is a counted loss.
+ * An end without a seen begin is a counted loss.  @now: the clock at
+ * entry, 0 if not read (read here only for a timed wait).  Returns 1 if
+ * the wait was timed.
  */
-static __always_inline int on_end(void *ctx, __u64 lock, long ret)
+static __always_inline int end_wait(void *ctx, __u64 id, __u64 lock, long ret,
+				    __u64 now)
 {
-	__u64 id = bpf_get_current_pid_tgid(), now;
 	__u32 tid = (__u32)id, zero = 0;
 	struct ls_waits *ws;
 	struct ls_wait w;
 	int found;
 
-	if (targ_tgid && (id >> 32) != targ_tgid)
-		return 0;
-	if (cgroup_skip())
-		return 0;
-	bump(&counters, LS_CTR_END);
-	now = bpf_ktime_get_ns();
-
 	ws = bpf_map_lookup_elem(&cpu_state, &zero);
+	if (ws && !now)
+		now = timed_top(ws, lock);
 	if (ws)
 		clean_stale(ws, tid);
 	found = ws ? pop_wait(ws, lock, tid, &w) : 0;
+	if (found > 0 && w.weight) /* as near the event as the pop allows */
+		clock_of(&now);
 	if (!found) {
 		ws = bpf_map_lookup_elem(&task_state, &tid);
 		if (!ws) {
@@ -681,6 +739,8 @@ static __always_inline int on_end(void *ctx, __u64 lock, long ret)
 			return 0;
 		}
 		found = pop_wait(ws, lock, tid, &w);
+		if (found > 0 && w.weight)
+			clock_of(&now);
 		/* Only an end that popped a wait may free the entry: an
 		 * unmatched end from an interrupt must not delete it under a
 		 * begin of the interrupted task that just made it. */
@@ -693,11 +753,33 @@ static __always_inline int on_end(void *ctx, __u64 lock, long ret)
 		bump(&losses, LS_LOSS_END_UNMATCHED);
 		return 0;
 	}
-	if (probes_on) /* a mutex's won spin ends in cpu_state */
+	if (probes_on && w.weight) /* a mutex's won spin ends in cpu_state */
 		credit_slow_path(tid, &w, now);
 	record(ctx, &w, now, ret, tid);
 	if (ret >= 0) /* taken: the critical section starts */
 		whatif_at(w.addr, w.kind, LS_WIF_CRITICAL);
+	return w.weight != 0;
+}
+
+static __always_inline int on_end(void *ctx, __u64 lock, long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid(), t0;
+	struct ls_budget_cpu *b;
+	int timed;
+
+	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	if (cgroup_skip())
+		return 0;
+	bump(&counters, LS_CTR_END);
+	if (!budget_ppm) {
+		end_wait(ctx, id, lock, ret, bpf_ktime_get_ns());
+		return 0;
+	}
+	b = budget_get();
+	t0 = budget_run_start(b);
+	timed = end_wait(ctx, id, lock, ret, t0);
+	budget_run_end(b, t0, timed);
 	return 0;
 }
 

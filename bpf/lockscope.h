@@ -226,6 +226,19 @@ struct ls_lock_stats {
 	__u64 holder_ends; /* successful ends: the holder-stack sampler */
 	__s32 holder_site; /* its stack id, LS_SITE_UNSAMPLED if none */
 	__u32 holder_tid;
+	/*
+	 * --budget (bpf/budget_rule.h): the times, histograms and holder
+	 * states above are then sums over sampled waits, each weighted by the
+	 * N it was sampled at (1 in N): unbiased estimates.  Their variance
+	 * estimates (sum of w(w-1)x^2, x in LS_EST_UNIT_NS units, clamped at
+	 * LS_EST_X_MAX) travel here.  All zero without --budget.
+	 */
+	__u64 sampled;	  /* waits timed (sampled) */
+	__u64 est_weight; /* sum of their weights: the contentions' estimate */
+	__u64 var_count;  /* sum of w(w-1): a count estimate's variance */
+	__u64 var_total;  /* total_ns's variance, LS_EST_UNIT_NS^2 units */
+	__u64 var_spin;	  /* spin_ns's */
+	__u64 var_sleep;  /* sleep_ns's */
 };
 
 /* A lock's log2 histograms. */
@@ -282,8 +295,10 @@ struct ls_wait {
 	__u64 start_ns; /* first begin */
 	__u64 phase_ns; /* start of the current phase */
 	__u32 kind;
-	__u32 phase; /* enum ls_phase */
-	__u32 tid;   /* the waiter: per-CPU records of other tasks are stale */
+	__u16 phase;  /* enum ls_phase */
+	__u16 weight; /* --budget: the wait's weight N (sampled 1 in N), 0:
+		       * not sampled (counted, not timed); 1 without budget */
+	__u32 tid;    /* the waiter: per-CPU records of other tasks are stale */
 	__u32 stack_ref; /* sampled caller stack: its id + 1; 0 if none */
 	__u16 holder;	 /* enum ls_holder, read at the first begin */
 	__u16 hflags;	 /* LS_HF_* */
@@ -597,6 +612,62 @@ _Static_assert(LS_WIF_CAP_NS < LS_WIF_MAX_BUDGET_NS &&
 		       LS_WIF_MAX_BUDGET_NS < LS_WIF_WINDOW_NS,
 	       "whatif budget limits");
 
+/*
+ * ---- the cost budget (--budget PCT; bpf/budget.bpf.h, bpf/budget_rule.h) -
+ *
+ * Every contention is counted exactly; the rest of a wait (clock reads,
+ * times, histograms, holder state, chains, caller stacks) is measured on
+ * waits sampled per CPU with probability 1/N (Bernoulli, a per-CPU
+ * xorshift), each weighted N.  Each CPU measures its own programs' cost on
+ * one run in LS_BUDGET_PROBE_EVERY (two clock reads), splits it between
+ * sampled and unsampled runs, and at the end of each LS_BUDGET_WINDOW_NS
+ * picks the N that keeps the window's estimated cost under budget_ppm of
+ * the CPU, within [1, LS_BUDGET_N_MAX].  The cost the programs cannot see
+ * (dispatch, the tracepoint itself) is not in it: user space states the
+ * factor against the kernel's run-time statistics (docs/budget.md).
+ */
+#define LS_BUDGET_N_MAX 1024		 /* sample 1 in N at most */
+#define LS_BUDGET_WINDOW_NS 100000000ULL /* adaptation window, per CPU */
+#define LS_BUDGET_PROBE_EVERY 64	 /* runs per self-measured run */
+#define LS_BUDGET_COST_FRAC 16		 /* cost_u/cost_s: ns x 16 */
+#define LS_BUDGET_PPM_MAX 1000000U	 /* --budget 100 */
+/* over budget at the floor: sample until the cost is within 1/8 of it */
+#define LS_BUDGET_FLOOR_SLACK 8ULL
+#define LS_EST_UNIT_NS 256ULL /* unit of the variance sums */
+#define LS_EST_UNIT_SHIFT 8
+#define LS_EST_X_MAX (1ULL << 21) /* a wait counts at most 0.54 s there */
+
+/* budget_cpu value: one CPU's sampler and cost meter (no atomics: only
+ * that CPU's programs write it). */
+struct ls_budget_cpu {
+	__u64 win_start;     /* ktime of this window's start, 0: none yet */
+	__u64 win_runs;	     /* program runs in this window */
+	__u64 win_sruns;     /* ... of sampled waits */
+	__u64 probe_ns[2];   /* this window's measured runs: [0] unsampled */
+	__u64 probe_runs[2]; /* [1] sampled */
+	__u64 runs;	     /* since start: every run */
+	__u64 sruns;	     /* ... of sampled waits */
+	__u64 cost_ns;	     /* since start: the windows' estimated cost */
+	__u64 windows;	     /* windows closed */
+	__u64 over;	     /* ... whose cost N_MAX could not keep in budget */
+	__u64 thresh;	     /* sampled when the xorshift is below: 2^32/n */
+	__u32 n;	     /* 1 in n, in force (0 before the first run) */
+	__u32 rng;	     /* xorshift32 state, seeded from prandom */
+	__u32 cost_u;	     /* ns per unsampled run, x LS_BUDGET_COST_FRAC */
+	__u32 cost_s;	     /* ns per sampled run, same unit */
+	__u32 probe_left;    /* runs until the next measured one */
+	__u32 pad;
+};
+
+_Static_assert(sizeof(struct ls_budget_cpu) == 13 * 8 + 6 * 4,
+	       "ls_budget_cpu layout");
+_Static_assert(LS_BUDGET_N_MAX <= 0xffff, "ls_wait.weight is 16 bits");
+_Static_assert(LS_EST_UNIT_NS == (1ULL << LS_EST_UNIT_SHIFT), "est unit");
+/* one variance term, w(w-1)x^2, fits in 64 bits */
+_Static_assert(LS_EST_X_MAX *LS_EST_X_MAX <=
+		       ~0ULL / ((__u64)LS_BUDGET_N_MAX * LS_BUDGET_N_MAX),
+	       "variance term overflow");
+
 /* ---- what must hold --------------------------------------------------- */
 
 /* Used as index masks (x & (N - 1)) to bound array accesses in BPF. */
@@ -628,7 +699,8 @@ _Static_assert(sizeof(struct ls_hold_stats) == (3 + LS_HIST_SLOTS) * 8,
 _Static_assert(sizeof(struct ls_held) == 24, "ls_held layout");
 _Static_assert(sizeof(struct ls_holds) == 16 + LS_HOLD_DEPTH * 24,
 	       "ls_holds layout");
-_Static_assert(sizeof(struct ls_lock_stats) == (23 + 2 * LS_HOLDER_MAX + 7) * 8,
+_Static_assert(sizeof(struct ls_lock_stats) ==
+		       (23 + 2 * LS_HOLDER_MAX + 7 + 6) * 8,
 	       "ls_lock_stats layout");
 _Static_assert(sizeof(struct ls_lock_hists) == 4 * LS_HIST_SLOTS * 8,
 	       "ls_lock_hists layout");

@@ -4,7 +4,9 @@
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 ip link set lo up
 echo "LS-UNPRIV-BPF $(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
-lockscope serve --listen 127.0.0.1:9464 -i 1 -F 99 >/tmp/serve.log 2>&1 &
+# --budget 0: exact, so the function probes (off under serve's default
+# budget) attach and their counters can be checked
+lockscope serve --budget 0 --listen 127.0.0.1:9464 -i 1 -F 99 >/tmp/serve.log 2>&1 &
 pid=$!
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	grep -q serving /tmp/serve.log && break

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cmd/cli.h"
 #include "cmd/help.h"
+#include "cmd/budget_opts.h"
 #include "model/mapmem.h"
 #include "cmd/numbers.h"
 #include "cmd/options.h"
@@ -250,6 +251,17 @@ static error_t parse_value(struct parse *p, int key, char *arg)
 
 		err = ls_wif_parse_opt(&o->wif, key, arg, why, sizeof(why));
 		return err ? bad(p, name, arg, why) : 0;
+	}
+	case LS_OPT_BUDGET: {
+		double pct;
+
+		o->budget_set = 1;
+		err = ls_parse_percent(arg, 0, 100, &pct);
+		if (!err)
+			o->col.budget_ppm = ls_budget_ppm(pct);
+		return err ? bad_num(p, name, arg, err,
+				     "must be between 0 and 100 percent")
+			   : 0;
 	}
 	case LS_OPT_MIN_SHARE:
 		o->min_share_set = 1;
@@ -579,5 +591,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 		o->col.forget = LS_DEF_FORGET;
 	if (!o->max_locks_set)
 		auto_max_locks(o);
+	if (ls_budget_resolve(o))
+		return -EINVAL;
 	return check_command(o);
 }

@@ -205,6 +205,14 @@ int ls_cmd_doctor(const struct ls_opts *o)
 		ls_bpf_build_choose(bwhy, sizeof(bwhy));
 		printf("\nBPF object: %s\n", bwhy);
 	}
+	printf("\ncost budget: serve takes 1%% of the CPUs by default, hist, "
+	       "top "
+	       "and record stay exact unless --budget; contentions exact, "
+	       "waits timed 1 in N per CPU (N <= %u, set every %llu ms from "
+	       "the programs' own cost, one run in %u measured); no function "
+	       "probes under it\n",
+	       LS_BUDGET_N_MAX, LS_BUDGET_WINDOW_NS / 1000000ULL,
+	       LS_BUDGET_PROBE_EVERY);
 	printf("\nkernel BTF: %s\n",
 	       access("/sys/kernel/btf/vmlinux", R_OK)
 		       ? "absent (CO-RE needs /sys/kernel/btf/vmlinux)"

@@ -204,6 +204,12 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  "lock; on by default)",
 	  3},
 	 TRACING},
+	{{"budget", LS_OPT_BUDGET, "PCT", 0,
+	  "Share of the machine's CPU the BPF programs may take: contentions "
+	  "stay exact, times, histograms and holder states are estimated from "
+	  "sampled waits (serve: default 1; 0: exact, the default elsewhere)",
+	  3},
+	 TRACING},
 	{{"stack-every", LS_OPT_STACK_EVERY, "N", 0,
 	  "Sample a caller stack every Nth contention of a lock, the first "
 	  "included (default 256, 0: never)",

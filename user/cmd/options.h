@@ -52,6 +52,7 @@ enum ls_opt_key {
 	LS_OPT_METRIC,
 	LS_OPT_YES_PERTURB,
 	LS_OPT_PLACEBO,
+	LS_OPT_BUDGET,
 };
 
 #define LS_OPT_MAX 64 /* rows of the table: bits of a uint64_t */

@@ -20,6 +20,7 @@ struct ls_opts {
 	int count_set;
 	int forget_set;	   /* --forget given */
 	int max_locks_set; /* --max-locks given (else sized from memory) */
+	int budget_set;	   /* --budget given (else the command's default) */
 	enum ls_sort sort;
 	struct ls_filter filter;
 	char *lock_arg; /* -L as given */

@@ -38,7 +38,8 @@ struct ls_collector_opts {
 	int hold;      /* --hold: hold times of contended locks (hold.bpf.c) */
 	int no_chains; /* --no-chains: no wait-for chains (chains.bpf.h) */
 	int whatif;    /* whatif: delay injection (bpf/whatif.bpf.h) */
-	int verbose;   /* libbpf debug output */
+	uint32_t budget_ppm;  /* --budget, parts per million; 0: exact */
+	int verbose;	      /* libbpf debug output */
 	const char *kallsyms; /* path, default /proc/kallsyms */
 };
 

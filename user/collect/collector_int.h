@@ -127,6 +127,8 @@ struct hold_bpf *ls_hold_open(enum ls_bpf_build b);
 /* Steal time (steal.c): note it at start; since start into @out. */
 void ls_steal_start(struct ls_collector *c);
 void ls_steal_since(struct ls_collector *c, struct ls_steal *out);
+/* --budget: the per-CPU sampler state into s->budget (budget.c). */
+int ls_budget_read(struct ls_collector *c, struct ls_snapshot *s);
 
 /* The cgroup side (cgroup.c): before load, find the v2 mount and open
  * --cgroup (-1 after saying why, @why set); set rodata and map size;

@@ -86,6 +86,7 @@ static int open_and_configure(struct ls_collector *c, int use_btf)
 					  c->src[LS_SRC_SAMPLER].available);
 	bpf_map__set_max_entries(skel->maps.probe_state, o->max_tasks);
 	skel->rodata->hold_on = o->hold;
+	skel->rodata->budget_ppm = o->budget_ppm;
 	bpf_map__set_max_entries(skel->maps.hold_watch,
 				 o->hold ? o->max_locks : 1);
 	ls_probes_configure(c);

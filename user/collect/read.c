@@ -253,6 +253,8 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 	if (!err)
 		err = read_percpu(c, c->skel->maps.losses, s->loss,
 				  LS_LOSS_MAX);
+	if (!err)
+		err = ls_budget_read(c, s);
 	if (err)
 		return err;
 	/* Sampler: per-slot totals and per-CPU all/spin counts. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "export/holders_json.h"
+#include "export/budget_json.h"
 #include "export/json.h"
 #include "export/chains_json.h"
 #include "model/stacks.h"
@@ -121,6 +122,7 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	add_u64(o, "slow_path_ns", st->slow_ns);
 	add_u64(o, "slow_path_calls", st->slow_calls);
 	add_u64(o, "slow_path_untraced_ns", st->slow_untraced_ns);
+	ls_json_estimate(o, st);
 	json_object_object_add(o, "hist_log2_ns", hist_json(r->hi.hist));
 	json_object_object_add(o, "hist_spin_log2_ns",
 			       hist_json(r->hi.hist_spin));
@@ -295,6 +297,7 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 	json_object_object_add(o, "sampler", samp);
 	json_object_object_add(o, "steal", steal_json(&s->steal));
 	json_object_object_add(o, "cost", cost);
+	json_object_object_add(o, "budget", ls_json_budget(&s->budget));
 	json_object_object_add(o, "locks", locks);
 	return o;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "export/prom.h"
+#include "export/prom_budget.h"
 #include "export/prom_write.h"
 #include "export/prom_cgroup.h"
 #include "model/hist.h"
@@ -342,6 +343,7 @@ static void self_metrics(const struct ls_prom_out *o, const struct ls_prom *p,
 				  ls_name_key(b, sizeof(b), ls_ctr_name(i)));
 		ls_prom_sample_u64(o, "lockscope_events_total", l, s->ctr[i]);
 	}
+	ls_prom_budget(o, &s->budget);
 	ls_prom_family(o, "lockscope_losses", "counter", NULL,
 		       "Events lockscope could not record fully, by reason.");
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "model/model.h"
 #include "model/snapshot_int.h"
+#include "model/estimate.h"
 
 static uint64_t sub(uint64_t a, uint64_t b)
 {
@@ -43,6 +44,14 @@ static void stats_delta(const struct ls_lock_stats *cur,
 		sub(cur->tenure_unsampled_ns, prev->tenure_unsampled_ns);
 	out->tenure_unseen_ns =
 		sub(cur->tenure_unseen_ns, prev->tenure_unseen_ns);
+	/* sums over disjoint waits: the interval's variance is the
+	 * difference */
+	out->sampled = sub(cur->sampled, prev->sampled);
+	out->est_weight = sub(cur->est_weight, prev->est_weight);
+	out->var_count = sub(cur->var_count, prev->var_count);
+	out->var_total = sub(cur->var_total, prev->var_total);
+	out->var_spin = sub(cur->var_spin, prev->var_spin);
+	out->var_sleep = sub(cur->var_sleep, prev->var_sleep);
 	/* min and max since start are all the kernel keeps; an interval's
 	 * max is bounded by its histogram's highest slot. */
 	if (!out->contentions) {
@@ -169,6 +178,7 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
 		out->loss[i] = sub(cur->loss[i], prev->loss[i]);
 	ls_steal_sub(&out->steal, &cur->steal, &prev->steal);
+	ls_budget_sub(&out->budget, &cur->budget, &prev->budget);
 	for (unsigned i = 0; i < LS_SPIN_SLOTS; i++)
 		out->func_samples[i] =
 			sub(cur->func_samples[i], prev->func_samples[i]);

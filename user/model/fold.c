@@ -56,6 +56,12 @@ static void fold_row(struct ls_row *d, const struct ls_row *s)
 	a->gave_up += b->gave_up;
 	a->begins += b->begins;
 	a->waiters += b->waiters;
+	a->sampled += b->sampled;
+	a->est_weight += b->est_weight;
+	a->var_count += b->var_count;
+	a->var_total += b->var_total;
+	a->var_spin += b->var_spin;
+	a->var_sleep += b->var_sleep;
 	/* peaks of different locks do not add up: the highest of the latest
 	 * interval any of them had */
 	if (b->peak_epoch > a->peak_epoch) {

@@ -172,6 +172,18 @@ struct ls_prog_stat {
 	uint64_t run_cnt, run_ns, misses;
 };
 
+/* --budget (bpf/budget.bpf.h): the sampler in force and its own cost,
+ * summed over CPUs (counters since start; a delta's are the interval's). */
+struct ls_budget_snap {
+	uint32_t ppm;	       /* the budget; 0: exact, nothing sampled */
+	uint32_t n_min, n_max; /* 1 in N in force, over the CPUs that ran */
+	uint64_t runs;	       /* begin and end program runs */
+	uint64_t sruns;	       /* ... of timed (sampled) waits */
+	uint64_t cost_ns;      /* the programs' estimate of their own time */
+	uint64_t windows;      /* adaptation windows closed */
+	uint64_t over;	       /* ... over budget even at LS_BUDGET_N_MAX */
+};
+
 struct ls_snapshot {
 	uint64_t mono_ns; /* CLOCK_MONOTONIC when read */
 	uint64_t epoch;	  /* interval the peak_waiters fields belong to */
@@ -195,6 +207,7 @@ struct ls_snapshot {
 	size_t nwaiting, waiting_cap;
 	uint64_t waiting_ns;   /* CLOCK_MONOTONIC right after they were read */
 	struct ls_steal steal; /* hypervisor steal since start (a counter) */
+	struct ls_budget_snap budget;
 	/* --by cgroup: waits by lock and cgroup (cumulative, like rows) */
 	struct ls_cgrow *cgrows;
 	size_t ncgrows, cgrows_cap;

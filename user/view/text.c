@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "view/budget_text.h"
 #include "view/cgroup_text.h"
 #include "view/chains_text.h"
 #include "view/fmt.h"
@@ -218,6 +219,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 		stack_every);
 	ls_print_steal(f, s);
 	ls_print_losses(f, s);
+	ls_print_budget(f, s, secs);
 	if (!s->nrows)
 		fprintf(f, "\nno contended locks seen\n");
 	for (size_t i = 0; i < shown; i++) {
@@ -230,6 +232,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 				r->instances == 1 ? "" : "s");
 		fputs(")\n", f);
 		row_summary(f, r);
+		ls_print_row_estimate(f, r);
 		if (r->st.spin_ns && r->st.sleep_ns)
 			ls_hist_print(f, "spin", r->hi.hist_spin, "sleep",
 				      r->hi.hist_sleep, 30);
@@ -270,6 +273,7 @@ void ls_print_frame(FILE *f, const struct ls_snapshot *d, double secs,
 		all ? 100.0 * (double)spin / (double)all : 0.0);
 	ls_print_losses(f, d);
 	ls_print_steal(f, d);
+	ls_print_budget(f, d, secs);
 	if (extra)
 		fprintf(f, "%s\n", extra);
 	fprintf(f, "%-32s %-9s %9s %9s %9s %9s %9s %5s %5s %6s %5s %5s %s\n",
