@@ -32,7 +32,7 @@ static void hist_slot(void **state)
 static void kind_of_flags(void **state)
 {
 	(void)state;
-	/* what kernel/locking/*.c passes to contention_begin */
+	/* what the kernel's locking code passes to contention_begin */
 	assert_int_equal(ls_kind_of_flags(LS_LCB_SPIN), LS_KIND_SPINLOCK);
 	assert_int_equal(ls_kind_of_flags(LS_LCB_SPIN | LS_LCB_READ),
 			 LS_KIND_RWLOCK_R);
