@@ -99,6 +99,10 @@ record_estimate(struct ls_lock_stats *s, struct ls_wait *w, __u64 dur, __u64 dp)
 
 	__sync_fetch_and_add(&s->sampled, 1);
 	__sync_fetch_and_add(&s->est_weight, wt);
+	/* a weight of 1 (exact) adds no variance; and an add of a constant 0
+	 * becomes an atomic OR, which kernels before 5.12 refuse (compat) */
+	if (wt < 2)
+		return;
 	__sync_fetch_and_add(&s->var_count, (__u64)wt * (wt - 1));
 	__sync_fetch_and_add(&s->var_total, ls_est_var_term(dur, wt));
 	if (w->phase == LS_PHASE_SPIN)
