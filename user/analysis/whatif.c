@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * whatif.c - the statistics of a whatif experiment: its randomised
- * schedule, the line per arm with a Student's t interval, the difference
- * of the slopes (Welch-Satterthwaite), the verdict from its interval, the
- * held-out level check, the sensitivity per 1% of the critical section
- * and the extrapolated gain.
+ * schedule; one least-squares fit of every run of a lock against the dose
+ * each arm measured, with an intercept per round; the slopes, their
+ * difference and Student's t intervals; the verdict from the intervals;
+ * the held-out level check; the sensitivity per 1% of the critical
+ * section and the extrapolated gain.
  */
 #include <errno.h>
 #include <math.h>
@@ -36,10 +37,11 @@ size_t ls_wif_schedule(unsigned ntargets, unsigned nlevels, unsigned rounds,
 				for (unsigned a = 0; a < LS_ARMS; a++)
 					b[k++] = (struct ls_wif_run){
 						(uint16_t)t, (uint8_t)l,
-						(uint8_t)a};
+						(uint8_t)a, (uint16_t)r};
 			for (int z = 0; z < 2; z++)
 				b[k++] = (struct ls_wif_run){(uint16_t)t, 0,
-							     LS_ARM_ZERO};
+							     LS_ARM_ZERO,
+							     (uint16_t)r};
 		}
 		for (size_t i = blk - 1; i > 0; i--) { /* Fisher-Yates */
 			size_t j = (size_t)(next_rand(&seed) % (i + 1));
@@ -53,71 +55,112 @@ size_t ls_wif_schedule(unsigned ntargets, unsigned nlevels, unsigned rounds,
 	return n;
 }
 
-int ls_line_fit(const double *x, const double *y, size_t n, struct ls_line *out)
+/* Per round: runs, and the sums of y and of each arm's dose. */
+struct rsum {
+	double n, y, x[LS_ARMS];
+};
+
+static double pct_of(const struct ls_wif_obs *o, double base)
 {
-	double sx = 0, sy = 0, sxy = 0, rss = 0, t;
+	return 100.0 * (o->tput / base - 1);
+}
 
-	memset(out, 0, sizeof(*out));
-	out->n = n;
-	if (n < 3)
+/* The run's dose in arm @a (0 outside it). */
+static double dose_in(const struct ls_wif_obs *o, int a)
+{
+	return o->arm == (enum ls_wif_arm)a ? o->dose_us : 0;
+}
+
+static int fitted(const struct ls_wif_obs *o, double skip_us)
+{
+	return !(o->arm == LS_ARM_CRITICAL && o->delay_us == skip_us);
+}
+
+/* Round sums of the runs fitted: the rounds among them, or -EINVAL. */
+static int round_sums(const struct ls_wif_obs *obs, size_t n, double base,
+		      double skip_us, struct rsum *rs)
+{
+	int nr = 0;
+
+	memset(rs, 0, sizeof(*rs) * LS_WIF_MAX_ROUNDS);
+	for (size_t i = 0; i < n; i++) {
+		struct rsum *r;
+
+		if (!fitted(&obs[i], skip_us))
+			continue;
+		if (obs[i].round >= LS_WIF_MAX_ROUNDS)
+			return -EINVAL;
+		r = &rs[obs[i].round];
+		nr += !r->n;
+		r->n++;
+		r->y += pct_of(&obs[i], base);
+		for (int a = 0; a < LS_ARMS; a++)
+			r->x[a] += dose_in(&obs[i], a);
+	}
+	return nr;
+}
+
+/* Run @o's y and doses, centred on its round's means. */
+static void centred(const struct ls_wif_obs *o, const struct rsum *r,
+		    double base, double *y, double *x)
+{
+	*y = pct_of(o, base) - r->y / r->n;
+	for (int a = 0; a < LS_ARMS; a++)
+		x[a] = dose_in(o, a) - r->x[a] / r->n;
+}
+
+int ls_wif_fit(const struct ls_wif_obs *obs, size_t n, double base,
+	       double skip_us, struct ls_wif_fit *f)
+{
+	struct rsum rs[LS_WIF_MAX_ROUNDS];
+	double s[LS_ARMS][LS_ARMS] = {{0}}, sy[LS_ARMS] = {0}, det, rss = 0;
+	double ty = 0, tx[LS_ARMS] = {0}, y, x[LS_ARMS];
+	int nr;
+
+	memset(f, 0, sizeof(*f));
+	if (!(base > 0))
+		return -EINVAL;
+	nr = round_sums(obs, n, base, skip_us, rs);
+	if (nr < 1)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
-		sx += x[i];
-		sy += y[i];
+		if (!fitted(&obs[i], skip_us))
+			continue;
+		centred(&obs[i], &rs[obs[i].round], base, &y, x);
+		for (int a = 0; a < LS_ARMS; a++) {
+			for (int b = 0; b < LS_ARMS; b++)
+				s[a][b] += x[a] * x[b];
+			sy[a] += x[a] * y;
+			tx[a] += dose_in(&obs[i], a);
+		}
+		ty += pct_of(&obs[i], base);
+		f->n++;
 	}
-	out->xbar = sx / (double)n;
-	sy /= (double)n;
-	for (size_t i = 0; i < n; i++) {
-		out->sxx += (x[i] - out->xbar) * (x[i] - out->xbar);
-		sxy += (x[i] - out->xbar) * (y[i] - sy);
-	}
-	if (!(out->sxx > 0))
+	f->rounds = (unsigned)nr;
+	f->df = (double)f->n - nr - LS_ARMS;
+	det = s[0][0] * s[1][1] - s[0][1] * s[0][1];
+	if (f->df < 1 || !(s[0][0] > 0) || !(s[1][1] > 0) ||
+	    !(det > 1e-9 * s[0][0] * s[1][1]))
 		return -EINVAL;
-	out->b = sxy / out->sxx;
-	out->a = sy - out->b * out->xbar;
+	f->v[0][0] = s[1][1] / det;
+	f->v[1][1] = s[0][0] / det;
+	f->v[0][1] = f->v[1][0] = -s[0][1] / det;
+	for (int a = 0; a < LS_ARMS; a++)
+		f->b[a] = f->v[a][0] * sy[0] + f->v[a][1] * sy[1];
 	for (size_t i = 0; i < n; i++) {
-		double e = y[i] - out->a - out->b * x[i];
+		double e;
 
+		if (!fitted(&obs[i], skip_us))
+			continue;
+		centred(&obs[i], &rs[obs[i].round], base, &y, x);
+		e = y - f->b[0] * x[0] - f->b[1] * x[1];
 		rss += e * e;
 	}
-	out->df = (double)n - 2;
-	out->s = sqrt(rss / out->df);
-	out->se_b = out->s / sqrt(out->sxx);
-	t = ls_t_ppf(1 - LS_STATS_ALPHA / 2, out->df);
-	out->b_lo = out->b - t * out->se_b;
-	out->b_hi = out->b + t * out->se_b;
-	out->ok = 1;
+	f->s = sqrt(rss / f->df);
+	f->a = ty / (double)f->n;
+	for (int a = 0; a < LS_ARMS; a++)
+		f->a -= f->b[a] * tx[a] / (double)f->n;
 	return 0;
-}
-
-void ls_line_predict(const struct ls_line *l, double x0, size_t m, double *lo,
-		     double *mid, double *hi)
-{
-	double t = ls_t_ppf(1 - LS_STATS_ALPHA / 2, l->df);
-	double se = l->s * sqrt(1.0 / (double)m + 1.0 / (double)l->n +
-				(x0 - l->xbar) * (x0 - l->xbar) / l->sxx);
-
-	*mid = l->a + l->b * x0;
-	*lo = *mid - t * se;
-	*hi = *mid + t * se;
-}
-
-/* The runs of arm @arm (with the zero runs) as (us, % of base); count. */
-static size_t arm_points(const struct ls_wif_obs *obs, size_t n, double base,
-			 int arm, double skip_us, double *x, double *y)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (obs[i].arm != (enum ls_wif_arm)arm &&
-		    obs[i].arm != LS_ARM_ZERO)
-			continue;
-		if (obs[i].arm != LS_ARM_ZERO && obs[i].delay_us == skip_us)
-			continue;
-		x[k] = obs[i].arm == LS_ARM_ZERO ? 0 : obs[i].delay_us;
-		y[k++] = 100.0 * (obs[i].tput / base - 1);
-	}
-	return k;
 }
 
 /* An interior non-zero level of the critical arm (the second smallest),
@@ -149,27 +192,59 @@ static double held_level(const struct ls_wif_obs *obs, size_t n)
 	return lv[1];
 }
 
+/*
+ * The held-out check: the fit without the critical runs of the second
+ * smallest level predicts their mean, each run at its round's intercept
+ * and its own dose; the 95% interval of that prediction (the new runs'
+ * own variance, the intercepts' and the slopes') against what they
+ * measured.
+ */
 static void held_out(const struct ls_wif_obs *obs, size_t n, double base,
-		     double *x, double *y, struct ls_wif_result *r)
+		     struct ls_wif_result *r)
 {
-	double lv = held_level(obs, n), sum = 0, mid;
-	struct ls_line l;
-	size_t k, m = 0;
+	struct rsum rs[LS_WIF_MAX_ROUNDS];
+	double lv = held_level(obs, n), sum = 0, mid = 0, d[LS_ARMS] = {0};
+	double w[LS_WIF_MAX_ROUNDS] = {0}, vr = 0, vb = 0, se, t;
+	struct ls_wif_fit f;
+	size_t m = 0;
 
 	r->fitq = LS_FITQ_UNCHECKED;
-	if (lv < 0)
+	if (lv < 0 || ls_wif_fit(obs, n, base, lv, &f) ||
+	    round_sums(obs, n, base, lv, rs) < 1)
 		return;
-	k = arm_points(obs, n, base, LS_ARM_CRITICAL, lv, x, y);
-	if (ls_line_fit(x, y, k, &l))
+	for (size_t i = 0; i < n; i++) {
+		const struct rsum *q = &rs[obs[i].round];
+
+		if (fitted(&obs[i], lv))
+			continue;
+		if (!q->n) /* a round without fitted runs: no intercept */
+			return;
+		sum += pct_of(&obs[i], base);
+		mid += q->y / q->n;
+		for (int a = 0; a < LS_ARMS; a++)
+			d[a] += dose_in(&obs[i], a) - q->x[a] / q->n;
+		w[obs[i].round]++;
+		m++;
+	}
+	if (!m)
 		return;
-	for (size_t i = 0; i < n; i++)
-		if (obs[i].arm == LS_ARM_CRITICAL && obs[i].delay_us == lv) {
-			sum += 100.0 * (obs[i].tput / base - 1);
-			m++;
-		}
+	for (int a = 0; a < LS_ARMS; a++) {
+		mid += f.b[a] * d[a];
+		d[a] /= (double)m;
+	}
+	mid /= (double)m;
+	for (unsigned q = 0; q < LS_WIF_MAX_ROUNDS; q++)
+		if (w[q] > 0)
+			vr += (w[q] / (double)m) * (w[q] / (double)m) / rs[q].n;
+	for (int a = 0; a < LS_ARMS; a++)
+		for (int b = 0; b < LS_ARMS; b++)
+			vb += d[a] * f.v[a][b] * d[b];
+	se = f.s * sqrt(1.0 / (double)m + vr + vb);
+	t = ls_t_ppf(1 - LS_STATS_ALPHA / 2, f.df);
 	r->held_us = lv;
 	r->held_mean = sum / (double)m;
-	ls_line_predict(&l, lv, m, &r->held_lo, &mid, &r->held_hi);
+	r->held_lo = mid - t * se;
+	r->held_hi = mid + t * se;
 	r->fitq = r->held_mean >= r->held_lo && r->held_mean <= r->held_hi
 			  ? LS_FITQ_OK
 			  : LS_FITQ_POOR;
@@ -178,9 +253,9 @@ static void held_out(const struct ls_wif_obs *obs, size_t n, double base,
 int ls_wif_analyse(const struct ls_wif_obs *obs, size_t n, double tenure_us,
 		   struct ls_wif_result *r)
 {
-	double x[n ? n : 1], y[n ? n : 1], base = 0, vc, vk, se, t;
-	const struct ls_line *c = &r->line[LS_ARM_CRITICAL],
-			     *k = &r->line[LS_ARM_CONTROL];
+	const struct ls_line *c = &r->line[LS_ARM_CRITICAL];
+	double base = 0, se, t;
+	struct ls_wif_fit f;
 
 	memset(r, 0, sizeof(*r));
 	r->call = LS_CALL_CANNOT_TELL;
@@ -192,46 +267,65 @@ int ls_wif_analyse(const struct ls_wif_obs *obs, size_t n, double tenure_us,
 	if (!r->nzero || !(base > 0))
 		return -EINVAL;
 	r->base_tput = base /= (double)r->nzero;
+	if (ls_wif_fit(obs, n, base, NAN, &f))
+		return -EINVAL;
+	t = ls_t_ppf(1 - LS_STATS_ALPHA / 2, f.df);
 	for (int a = 0; a < LS_ARMS; a++) {
-		size_t m = arm_points(obs, n, base, a, NAN, x, y);
+		struct ls_line *l = &r->line[a];
 
-		if (ls_line_fit(x, y, m, &r->line[a]))
-			return -EINVAL;
+		l->n = r->nzero;
+		for (size_t i = 0; i < n; i++)
+			l->n += obs[i].arm == (enum ls_wif_arm)a;
+		l->a = f.a;
+		l->b = f.b[a];
+		l->se_b = f.s * sqrt(f.v[a][a]);
+		l->b_lo = l->b - t * l->se_b;
+		l->b_hi = l->b + t * l->se_b;
+		l->s = f.s;
+		l->df = f.df;
 	}
-	r->diff = c->b - k->b;
-	vc = c->se_b * c->se_b;
-	vk = k->se_b * k->se_b;
-	se = sqrt(vc + vk);
-	r->diff_df = se > 0 ? (vc + vk) * (vc + vk) /
-				      (vc * vc / c->df + vk * vk / k->df)
-			    : c->df + k->df;
-	t = ls_t_ppf(1 - LS_STATS_ALPHA / 2, r->diff_df);
+	r->diff = f.b[LS_ARM_CRITICAL] - f.b[LS_ARM_CONTROL];
+	se = f.s * sqrt(f.v[0][0] + f.v[1][1] - 2 * f.v[0][1]);
+	r->diff_df = f.df;
 	r->diff_lo = r->diff - t * se;
 	r->diff_hi = r->diff + t * se;
 	if (r->diff_hi < 0 && c->b_hi < 0)
 		r->call = LS_CALL_ON_PATH;
 	else if (r->diff_lo > -LS_WIF_EQUIV_PCT_PER_US)
 		r->call = LS_CALL_NOT_ON_IT;
-	held_out(obs, n, base, x, y, r);
+	held_out(obs, n, base, r);
 	r->tenure_us = tenure_us;
 	for (size_t i = 0; i < n; i++)
-		if (obs[i].arm != LS_ARM_ZERO && obs[i].delay_us > r->max_us)
-			r->max_us = obs[i].delay_us;
+		if (obs[i].arm != LS_ARM_ZERO && obs[i].dose_us > r->max_us)
+			r->max_us = obs[i].dose_us;
 	r->per_pct_in = tenure_us > 0 && tenure_us / 100 <= r->max_us;
 	r->gain_in = tenure_us > 0 &&
 		     tenure_us * LS_WIF_EXTRAP_PCT / 100 <= r->max_us;
 	if (tenure_us > 0) {
-		double f = tenure_us / 100; /* us in 1% of the section */
+		double us = tenure_us / 100; /* us in 1% of the section */
 
-		r->per_pct = r->diff * f;
-		r->per_pct_lo = r->diff_lo * f;
-		r->per_pct_hi = r->diff_hi * f;
+		r->per_pct = r->diff * us;
+		r->per_pct_lo = r->diff_lo * us;
+		r->per_pct_hi = r->diff_hi * us;
 		/* a shorter section: minus the slope, extrapolated */
 		r->gain = -r->per_pct * LS_WIF_EXTRAP_PCT;
 		r->gain_lo = -r->per_pct_hi * LS_WIF_EXTRAP_PCT;
 		r->gain_hi = -r->per_pct_lo * LS_WIF_EXTRAP_PCT;
 	}
 	return 0;
+}
+
+double ls_wif_run_dose(const struct ls_wif_exp *e,
+		       const struct ls_wif_run_rec *r)
+{
+	uint64_t of =
+		r->run.arm == LS_ARM_CRITICAL ? r->cnt.ends : r->cnt.begins;
+
+	if (r->run.arm == LS_ARM_ZERO)
+		return 0;
+	if (e->placebo)
+		return r->delay_us;
+	return of ? (double)r->cnt.injected_ns / (double)of / 1e3 : 0;
 }
 
 void ls_wif_exp_analyse(struct ls_wif_exp *e)
@@ -250,7 +344,7 @@ void ls_wif_exp_analyse(struct ls_wif_exp *e)
 				continue;
 			obs[n++] = (struct ls_wif_obs){
 				r->delay_us, (enum ls_wif_arm)r->run.arm,
-				r->tput};
+				r->tput, ls_wif_run_dose(e, r), r->run.round};
 			if (r->run.arm >= LS_ARMS)
 				continue;
 			c = &g->cnt[r->run.arm];

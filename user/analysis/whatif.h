@@ -48,6 +48,7 @@ struct ls_wif_run {
 	uint16_t target; /* lock index */
 	uint8_t level;	 /* index of a non-zero delay (LS_ARM_ZERO: 0) */
 	uint8_t arm;	 /* enum ls_wif_arm */
+	uint16_t round;	 /* its block: the fit's round effect */
 };
 
 /* Runs per round and lock: each non-zero level in both arms, and two
@@ -63,37 +64,56 @@ static inline size_t ls_wif_block(unsigned nlevels)
 size_t ls_wif_schedule(unsigned ntargets, unsigned nlevels, unsigned rounds,
 		       uint64_t seed, struct ls_wif_run *out);
 
-/* A least-squares line y = a + b x. */
+/* One arm's line, throughput in % of the zero-delay mean against the
+ * dose: y = a + b x, from the joint fit below. */
 struct ls_line {
-	size_t n;
-	double a, b;	   /* intercept, slope */
+	size_t n;	   /* the arm's runs and the zero runs */
+	double a, b;	   /* intercept (averaged over rounds), slope */
 	double b_lo, b_hi; /* the slope's 95% interval */
 	double se_b, s;	   /* its standard error, residual sd */
-	double df;	   /* n - 2 */
-	double xbar, sxx;  /* for predictions */
-	int ok;		   /* n >= 3 and two distinct x */
+	double df;	   /* the fit's: runs - rounds - 2 */
 };
 
-/* Fit (@x, @y), @n points; 0, or -EINVAL when @out->ok would be 0. */
-int ls_line_fit(const double *x, const double *y, size_t n,
-		struct ls_line *out);
-/* The 95% interval of the mean of @m new observations at @x0. */
-void ls_line_predict(const struct ls_line *l, double x0, size_t m, double *lo,
-		     double *mid, double *hi);
-
-/* One measured run: its delay (us), arm and throughput (per second). */
+/* One measured run: its requested delay (us: the level), arm,
+ * throughput (per second), dose (the mean delay each acquisition of the
+ * arm was given, us, as BPF measured it: below the level when the budget
+ * refused some) and round. */
 struct ls_wif_obs {
 	double delay_us;
 	enum ls_wif_arm arm;
 	double tput;
+	double dose_us;
+	unsigned round;
 };
+
+/*
+ * The joint least-squares fit of every run of one lock: y = alpha_round
+ * + b_critical x_critical + b_control x_control, y in % of the zero-delay
+ * mean, x the run's dose in its arm (0 elsewhere), one intercept per
+ * round (a block: the machine's drift between rounds leaves the slopes),
+ * one residual variance for both arms.
+ */
+struct ls_wif_fit {
+	size_t n;		    /* runs fitted */
+	unsigned rounds;	    /* rounds among them */
+	double b[LS_ARMS];	    /* slopes, % per us */
+	double v[LS_ARMS][LS_ARMS]; /* (X'X)^-1 of the centred doses */
+	double s, df;		    /* residual sd; n - rounds - 2 */
+	double a;		    /* the mean intercept */
+};
+
+/* Fit @n runs (@base: the zero-delay mean), leaving out the critical
+ * runs of level @skip_us (NAN: none): 0, or -EINVAL (too few runs or
+ * rounds, no spread of doses in an arm, a round out of range). */
+int ls_wif_fit(const struct ls_wif_obs *obs, size_t n, double base,
+	       double skip_us, struct ls_wif_fit *f);
 
 struct ls_wif_result {
 	double base_tput;	       /* mean of the zero-delay runs */
 	size_t nzero;		       /* their count */
 	struct ls_line line[LS_ARMS];  /* throughput in % of base vs us */
 	double diff, diff_lo, diff_hi; /* critical - control slope, %/us */
-	double diff_df;		       /* Welch-Satterthwaite */
+	double diff_df;		       /* the joint fit's */
 	enum ls_wif_call call;
 	/* held-out check (critical arm): the level, measured mean, the
 	 * interval the other levels predict */
@@ -104,7 +124,7 @@ struct ls_wif_result {
 	double per_pct, per_pct_lo, per_pct_hi;
 	/* extrapolated gain for a LS_WIF_EXTRAP_PCT shorter section, % */
 	double gain, gain_lo, gain_hi;
-	/* the largest delay measured; whether 1% and LS_WIF_EXTRAP_PCT% of
+	/* the largest dose measured; whether 1% and LS_WIF_EXTRAP_PCT% of
 	 * the section lie within it (beyond it the line says nothing) */
 	double max_us;
 	int per_pct_in, gain_in;
@@ -163,6 +183,12 @@ struct ls_wif_exp {
 	double secs;	     /* the whole experiment */
 	uint64_t loss[LS_LOSS_MAX];
 };
+
+/* The dose of run @r (us per acquisition of its arm): what BPF injected
+ * over the acquisitions (critical) or waits (control) it counted; under
+ * --placebo, nothing is injected and the requested delay stands in. */
+double ls_wif_run_dose(const struct ls_wif_exp *e,
+		       const struct ls_wif_run_rec *r);
 
 /* Sum the arms' counts and analyse each target; call after the runs. */
 void ls_wif_exp_analyse(struct ls_wif_exp *e);

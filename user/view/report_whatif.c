@@ -50,6 +50,15 @@ static const char *str(struct json_object *o, const char *k)
 		       : "?";
 }
 
+/* A run's x: the dose BPF measured (the requested delay in results
+ * written before doses were). */
+static double run_x(struct json_object *r)
+{
+	double x = num(r, "dose_us");
+
+	return isnan(x) ? num(r, "delay_us") : x;
+}
+
 struct plot {
 	double xmax, ymin, ymax;
 };
@@ -112,7 +121,8 @@ static void axes(FILE *f, const struct plot *p)
 		"stroke=\"#333\"/>"
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 		"stroke=\"#333\"/>\n"
-		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">delay per "
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">mean delay "
+		"given per "
 		"acquisition (us)</text>\n<text x=\"4\" y=\"%d\">throughput, "
 		"%% "
 		"of zero delay</text>\n",
@@ -140,7 +150,7 @@ static void lock_plot(FILE *f, struct json_object *l)
 
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *r = json_object_array_get_idx(runs, i);
-		double x = num(r, "delay_us"), y = num(r, "pct_of_base");
+		double x = run_x(r), y = num(r, "pct_of_base");
 
 		if (isnan(x) || isnan(y))
 			continue;
@@ -173,14 +183,14 @@ static void lock_plot(FILE *f, struct json_object *l)
 	arm_line(f, &p, get(arms, "critical"), CRIT);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *r = json_object_array_get_idx(runs, i);
-		double x = num(r, "delay_us"), y = num(r, "pct_of_base");
+		double x = run_x(r), y = num(r, "pct_of_base");
 		const char *arm = str(r, "arm");
 
 		if (isnan(x) || isnan(y))
 			continue;
 		fprintf(f,
 			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\">"
-			"<title>%s, %g us: %+.1f%%</title></circle>\n",
+			"<title>%s, %.2f us: %+.1f%%</title></circle>\n",
 			px(&p, x) + (!strcmp(arm, "control") ? 4 : 0),
 			py(&p, y),
 			!strcmp(arm, "critical")  ? CRIT

@@ -39,10 +39,11 @@ static void print_arm(FILE *f, const struct ls_wif_target *g, int a)
 
 	fprintf(f,
 		"  %-10s %+8.3f %%/us [%+.3f, %+.3f]  delayed %.1f%% of %llu "
-		"%s",
+		"%s (%.2f us each on average)",
 		a == LS_ARM_CRITICAL ? "critical" : "control", l->b, l->b_lo,
 		l->b_hi, pct(c->delayed, of), (unsigned long long)of,
-		a == LS_ARM_CRITICAL ? "contended acquisitions" : "waits");
+		a == LS_ARM_CRITICAL ? "contended acquisitions" : "waits",
+		of ? (double)c->injected_ns / (double)of / 1e3 : 0.0);
 	if (refused(c)) {
 		fprintf(f, ", refused %llu (", (unsigned long long)refused(c));
 		for (int v = LS_WIF_REF_CAP, first = 1; v < LS_WIF_VERDICTS;
@@ -251,6 +252,10 @@ static struct json_object *target_json(const struct ls_wif_exp *e, unsigned t)
 			continue;
 		p = json_object_new_object();
 		json_object_object_add(p, "delay_us", dbl(rr->delay_us));
+		json_object_object_add(p, "dose_us",
+				       dbl(ls_wif_run_dose(e, rr)));
+		json_object_object_add(p, "round",
+				       json_object_new_int(rr->run.round));
 		json_object_object_add(
 			p, "arm",
 			json_object_new_string(ls_wif_arm_name(rr->run.arm)));

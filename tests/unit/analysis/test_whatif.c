@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * test_whatif.c - whatif's statistics (user/analysis/whatif.c): the line
- * and its interval against values computed by hand (numpy/scipy), the
- * prediction interval, the verdict, the randomised schedule; the BPF
+ * test_whatif.c - whatif's statistics (user/analysis/whatif.c): the joint
+ * fit with round intercepts against least squares with dummy columns
+ * solved independently, the verdict, the held-out check, the randomised
+ * schedule; the BPF
  * delay rule (bpf/whatif_rule.h, the code that runs in the kernel); the
  * delay list and the metrics read from PROGRAM's output.
  */
@@ -24,62 +25,168 @@ static void close_to(double got, double want, double tol)
 		fail_msg("got %.12g, want %.12g", got, want);
 }
 
-/* An exact line: slope and intercept exact, zero-width interval. */
-static void test_fit_exact(void **state)
+/* Solve the k x k system @m x = @r in place (Gauss-Jordan, partial
+ * pivoting): an independent check of the fit's algebra. */
+static void solve(int k, double m[][8], double *r)
 {
-	double x[] = {0, 1, 2, 4}, y[] = {10, 8, 6, 2};
-	struct ls_line l;
+	for (int c = 0; c < k; c++) {
+		int p = c;
 
-	(void)state;
-	assert_int_equal(ls_line_fit(x, y, 4, &l), 0);
-	close_to(l.b, -2, 1e-12);
-	close_to(l.a, 10, 1e-12);
-	close_to(l.b_hi - l.b_lo, 0, 1e-9);
-	/* degenerate: one x, or two points */
-	assert_int_equal(ls_line_fit(x, y, 2, &l), -EINVAL);
-	double x1[] = {1, 1, 1};
-	assert_int_equal(ls_line_fit(x1, y, 3, &l), -EINVAL);
+		for (int i = c + 1; i < k; i++)
+			if (fabs(m[i][c]) > fabs(m[p][c]))
+				p = i;
+		for (int j = 0; j < k; j++) {
+			double t = m[c][j];
+
+			m[c][j] = m[p][j];
+			m[p][j] = t;
+		}
+		double t = r[c];
+		r[c] = r[p];
+		r[p] = t;
+		for (int i = 0; i < k; i++) {
+			double q = m[i][c] / m[c][c];
+
+			if (i == c)
+				continue;
+			for (int j = 0; j < k; j++)
+				m[i][j] -= q * m[c][j];
+			r[i] -= q * r[c];
+		}
+	}
+	for (int i = 0; i < k; i++)
+		r[i] /= m[i][i];
 }
 
 /*
- * x = 0 0 1 1 2 2 4 4, y = 0.5 -0.3 -2.2 -1.6 -4.1 -3.7 -8.4 -7.9:
- * scipy.stats.linregress: slope -2.0454545..., intercept 0.0227272...,
- * stderr 0.0763762...; t(0.975, 6) = 2.446911851.
+ * The joint fit against ordinary least squares with dummy columns (one
+ * per round, then the critical and control doses), solved from the
+ * normal equations: the same slopes and the same standard errors (the
+ * inverse's diagonal, by solving for unit vectors).
  */
-static void test_fit_interval(void **state)
+static void test_fit_dummies(void **state)
 {
-	double x[] = {0, 0, 1, 1, 2, 2, 4, 4};
-	double y[] = {0.5, -0.3, -2.2, -1.6, -4.1, -3.7, -8.4, -7.9};
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, b, a, rss = 0, se, lo, mid, hi;
-	struct ls_line l;
+	static const double noise[] = {0.7, -1.1, 0.4,	1.9, -0.6, -1.4,
+				       0.9, 0.2,  -0.3, 1.2, -0.8, 0.5};
+	struct ls_wif_obs o[3 * 8];
+	double X[24][5], m[8][8], r[8], rss = 0, b[5];
+	struct ls_wif_fit f;
+	size_t n = 0;
 
 	(void)state;
-	for (int i = 0; i < 8; i++) {
-		sx += x[i];
-		sy += y[i];
+	for (unsigned q = 0; q < 3; q++) {
+		static const double lv[] = {2, 4, 8};
+		double drift = 30.0 * q; /* rounds far apart */
+
+		for (int z = 0; z < 2; z++)
+			o[n] = (struct ls_wif_obs){0, LS_ARM_ZERO,
+						   1000 + 10 * (drift +
+								noise[n % 12]),
+						   0, q},
+			n++;
+		for (int l = 0; l < 3; l++) {
+			/* doses below the levels: refusals */
+			double dc = lv[l] * 0.8, dk = lv[l] * 0.9;
+
+			o[n] = (struct ls_wif_obs){lv[l], LS_ARM_CRITICAL,
+						   1000 + 10 * (drift - 3 * dc +
+								noise[n % 12]),
+						   dc, q},
+			n++;
+			o[n] = (struct ls_wif_obs){lv[l], LS_ARM_CONTROL,
+						   1000 + 10 * (drift - 1 * dk +
+								noise[n % 12]),
+						   dk, q},
+			n++;
+		}
 	}
-	for (int i = 0; i < 8; i++) {
-		sxx += (x[i] - sx / 8) * (x[i] - sx / 8);
-		sxy += (x[i] - sx / 8) * (y[i] - sy / 8);
+	assert_int_equal(n, 24);
+	/* the base the fit is given: 1000 (y in % of it) */
+	assert_int_equal(ls_wif_fit(o, n, 1000, NAN, &f), 0);
+	assert_int_equal(f.rounds, 3);
+	close_to(f.df, 24 - 3 - 2, 0);
+	for (size_t i = 0; i < n; i++) {
+		X[i][0] = o[i].round == 0;
+		X[i][1] = o[i].round == 1;
+		X[i][2] = o[i].round == 2;
+		X[i][3] = o[i].arm == LS_ARM_CRITICAL ? o[i].dose_us : 0;
+		X[i][4] = o[i].arm == LS_ARM_CONTROL ? o[i].dose_us : 0;
 	}
-	b = sxy / sxx;
-	a = sy / 8 - b * sx / 8;
-	for (int i = 0; i < 8; i++)
-		rss += (y[i] - a - b * x[i]) * (y[i] - a - b * x[i]);
-	se = sqrt(rss / 6) / sqrt(sxx);
-	assert_int_equal(ls_line_fit(x, y, 8, &l), 0);
-	close_to(l.b, b, 1e-12);
-	close_to(l.se_b, se, 1e-12);
-	close_to(l.b_lo, b - 2.446911851 * se, 1e-8);
-	close_to(l.b_hi, b + 2.446911851 * se, 1e-8);
-	/* the mean of 2 new points at x = 3 */
-	ls_line_predict(&l, 3, 2, &lo, &mid, &hi);
-	close_to(mid, a + 3 * b, 1e-12);
-	close_to(
-		hi - mid,
-		2.446911851 * sqrt(rss / 6) *
-			sqrt(0.5 + 1.0 / 8 + (3 - sx / 8) * (3 - sx / 8) / sxx),
-		1e-8);
+	for (int i = 0; i < 5; i++) {
+		r[i] = 0;
+		for (int j = 0; j < 5; j++) {
+			m[i][j] = 0;
+			for (size_t k = 0; k < n; k++)
+				m[i][j] += X[k][i] * X[k][j];
+		}
+		for (size_t k = 0; k < n; k++)
+			r[i] += X[k][i] * 100 * (o[k].tput / 1000 - 1);
+	}
+	solve(5, m, r);
+	memcpy(b, r, sizeof(b));
+	close_to(f.b[0], b[3], 1e-9);
+	close_to(f.b[1], b[4], 1e-9);
+	close_to(f.b[0], -3, 0.3);
+	close_to(f.b[1], -1, 0.3);
+	for (size_t k = 0; k < n; k++) {
+		double e = 100 * (o[k].tput / 1000 - 1);
+
+		for (int j = 0; j < 5; j++)
+			e -= X[k][j] * b[j];
+		rss += e * e;
+	}
+	close_to(f.s, sqrt(rss / 19), 1e-9);
+	for (int c = 3; c < 5; c++) { /* (X'X)^-1's diagonal entries */
+		for (int i = 0; i < 5; i++) {
+			r[i] = i == c;
+			for (int j = 0; j < 5; j++) {
+				m[i][j] = 0;
+				for (size_t k = 0; k < n; k++)
+					m[i][j] += X[k][i] * X[k][j];
+			}
+		}
+		solve(5, m, r);
+		close_to(f.v[c - 3][c - 3], r[c], 1e-9);
+	}
+	/* leaving out the critical runs at 4 us */
+	assert_int_equal(ls_wif_fit(o, n, 1000, 4, &f), 0);
+	assert_int_equal(f.n, 21);
+	/* two zero runs and one critical: no control dose to fit */
+	assert_int_equal(ls_wif_fit(o, 3, 1000, NAN, &f), -EINVAL);
+	/* one run per arm and two zero runs: 1 degree of freedom left */
+	assert_int_equal(ls_wif_fit(o, 4, 1000, NAN, &f), 0);
+	close_to(f.df, 1, 0);
+	/* no base */
+	assert_int_equal(ls_wif_fit(o, n, 0, NAN, &f), -EINVAL);
+}
+
+/* The rounds' drift stays out of the slopes: each round 20% apart,
+ * exact lines within each: the slopes are exact, intervals zero-wide. */
+static void test_fit_rounds(void **state)
+{
+	struct ls_wif_obs o[4 * 6];
+	struct ls_wif_fit f;
+	size_t n = 0;
+
+	(void)state;
+	for (unsigned q = 0; q < 4; q++) {
+		double base = 1000 * (1 + 0.2 * q);
+
+		o[n++] = (struct ls_wif_obs){0, LS_ARM_ZERO, base, 0, q};
+		o[n++] = (struct ls_wif_obs){0, LS_ARM_ZERO, base, 0, q};
+		for (int l = 1; l <= 2; l++) {
+			o[n++] = (struct ls_wif_obs){5.0 * l, LS_ARM_CRITICAL,
+						     base - 10 * 2 * 5.0 * l,
+						     5.0 * l, q};
+			o[n++] = (struct ls_wif_obs){5.0 * l, LS_ARM_CONTROL,
+						     base - 10 * 0.5 * 5.0 * l,
+						     5.0 * l, q};
+		}
+	}
+	assert_int_equal(ls_wif_fit(o, n, 1000, NAN, &f), 0);
+	close_to(f.b[0], -2, 1e-9);
+	close_to(f.b[1], -0.5, 1e-9);
+	close_to(f.s, 0, 1e-9);
 }
 
 /* Runs of one lock: throughput = base * (1 + (crit or ctrl) * d / 100)
@@ -95,15 +202,17 @@ static size_t make_obs(struct ls_wif_obs *o, double crit, double ctrl,
 
 		for (int z = 0; z < 2; z++)
 			o[n++] = (struct ls_wif_obs){
-				0, LS_ARM_ZERO,
-				1000 * (1 + (z ? e : -e) / 100)};
+				0, LS_ARM_ZERO, 1000 * (1 + (z ? e : -e) / 100),
+				0, (unsigned)r};
 		for (int l = 0; l < 3; l++) {
 			o[n++] = (struct ls_wif_obs){
 				lv[l], LS_ARM_CRITICAL,
-				1000 * (1 + (crit * lv[l] + e) / 100)};
+				1000 * (1 + (crit * lv[l] + e) / 100), lv[l],
+				(unsigned)r};
 			o[n++] = (struct ls_wif_obs){
 				lv[l], LS_ARM_CONTROL,
-				1000 * (1 + (ctrl * lv[l] - e) / 100)};
+				1000 * (1 + (ctrl * lv[l] - e) / 100), lv[l],
+				(unsigned)r};
 		}
 	}
 	return n;
@@ -174,6 +283,7 @@ static void test_schedule(void **state)
 		int seen[2][3][2] = {{{0}}}, zeros[2] = {0};
 
 		for (size_t i = r * blk; i < (r + 1) * blk; i++) {
+			assert_int_equal(a[i].round, r); /* the fit's block */
 			if (a[i].arm == LS_ARM_ZERO)
 				zeros[a[i].target]++;
 			else
@@ -307,8 +417,8 @@ static void test_metrics(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fit_exact),
-		cmocka_unit_test(test_fit_interval),
+		cmocka_unit_test(test_fit_dummies),
+		cmocka_unit_test(test_fit_rounds),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_fit_poor),
 		cmocka_unit_test(test_schedule),
