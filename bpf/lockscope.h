@@ -541,18 +541,22 @@ _Static_assert(sizeof(struct ls_cg_val) == 32, "ls_cg_val layout");
  * grows); mode control burns the same delay at the lock's first
  * contention_begin of a wait (outside the critical section: the CPU cost
  * alone).  Every delay is refused, and counted by reason, when it would
- * exceed the cap, this CPU's budget for the current second, when user
+ * exceed the cap, this CPU's budget for the current window, when user
  * space's heartbeat is older than LS_WIF_STALL_NS (stall watchdog), or in
  * NMI context (or when the context cannot be read).  Disarming (armed = 0)
  * is the kill switch; the links die with lockscope's file descriptors.
  * The decision itself is bpf/whatif_rule.h, shared with the unit tests.
  */
-#define LS_WIF_MAX_LOCKS 8		  /* selected locks at most */
-#define LS_WIF_CAP_NS 100000ULL		  /* one delay at most: 100 us */
-#define LS_WIF_STALL_NS 1000000000ULL	  /* heartbeat older than this: off */
-#define LS_WIF_WINDOW_NS 1000000000ULL	  /* budget window, per CPU */
-#define LS_WIF_DEF_BUDGET_NS 250000000ULL /* per CPU per second: 25% */
-#define LS_WIF_MAX_BUDGET_NS 500000000ULL /* at most half of each CPU */
+#define LS_WIF_MAX_LOCKS 8	      /* selected locks at most */
+#define LS_WIF_CAP_NS 100000ULL	      /* one delay at most: 100 us */
+#define LS_WIF_STALL_NS 1000000000ULL /* heartbeat older than this: off */
+/* The budget is kept per CPU in 10 ms windows: a short window spreads
+ * the delays it refuses evenly over a run (a 1 s window gave the first
+ * quarter of each second every delay and the rest none). */
+#define LS_WIF_WINDOW_NS 10000000ULL /* budget window, per CPU */
+#define LS_WIF_WINDOWS_PER_S (1000000000ULL / LS_WIF_WINDOW_NS)
+#define LS_WIF_DEF_BUDGET_NS 2500000ULL /* per CPU per window: 25% */
+#define LS_WIF_MAX_BUDGET_NS 5000000ULL /* at most half of each CPU */
 /* clock reads in one delay at most: 100 us at 12 ns a read (a shorter
  * delay on a faster clock is measured as injected, not assumed) */
 #define LS_WIF_MAX_LOOPS 8192

@@ -131,13 +131,16 @@ void ls_wif_print(FILE *f, const struct ls_wif_exp *e)
 		fprintf(f, "%s%g", i ? "," : " ", e->delays_us[i]);
 	fprintf(f,
 		" us, %u rounds, %zu runs in %.0f s, throughput in %s%s\n"
-		"  injected %.3f s in all (budget %llu ms per CPU per s, cap "
-		"%llu us); %llu events lost\n"
+		"  injected %.3f s in all (budget %llu ms per CPU per s, kept "
+		"in %llu ms windows; cap %llu us); %llu events lost\n"
 		"  only contended acquisitions are delayed (no function "
 		"probes: uncontended holds are not seen)\n",
 		e->rounds, e->nruns, e->secs, e->unit,
 		e->placebo ? "; PLACEBO: nothing injected (A/A)" : "",
-		(double)inj / 1e9, (unsigned long long)(e->budget_ns / 1000000),
+		(double)inj / 1e9,
+		(unsigned long long)(e->budget_ns * LS_WIF_WINDOWS_PER_S /
+				     1000000),
+		(unsigned long long)(LS_WIF_WINDOW_NS / 1000000),
 		(unsigned long long)(LS_WIF_CAP_NS / 1000),
 		(unsigned long long)loss);
 	for (unsigned t = 0; t < e->nt; t++)
@@ -301,8 +304,13 @@ struct json_object *ls_wif_to_json(const struct ls_wif_exp *e)
 	json_object_object_add(x, "unit", json_object_new_string(e->unit));
 	json_object_object_add(x, "cap_ns",
 			       json_object_new_int64((int64_t)LS_WIF_CAP_NS));
-	json_object_object_add(x, "budget_ns_per_cpu_s",
-			       json_object_new_int64((int64_t)e->budget_ns));
+	json_object_object_add(
+		x, "budget_ns_per_cpu_s",
+		json_object_new_int64(
+			(int64_t)(e->budget_ns * LS_WIF_WINDOWS_PER_S)));
+	json_object_object_add(
+		x, "budget_window_ns",
+		json_object_new_int64((int64_t)LS_WIF_WINDOW_NS));
 	json_object_object_add(x, "cpus", json_object_new_int((int)e->ncpus));
 	json_object_object_add(x, "seconds", dbl(e->secs));
 	json_object_object_add(x, "injection",
