@@ -26,12 +26,19 @@
 #include "util/outfile.h"
 #include "view/whatif_out.h"
 
-#define WIF_POLL_MS 20	     /* selection and heartbeat period */
+#define WIF_POLL_MS 20 /* heartbeat period */
+/* The locks PROGRAM creates are selected from the rows read every poll
+ * during a run's first WIF_EAGER_S, then every WIF_SELECT_S: a full read
+ * of the maps is CPU that PROGRAM's runs would lose to lockscope. */
+#define WIF_EAGER_S 0.5
+#define WIF_SELECT_S 0.25
 #define WIF_KEEP (64 * 1024) /* last bytes of PROGRAM's output kept */
 #define WIF_EOF_GRACE_S 1.0  /* PROGRAM gone, its output still open */
 
 struct wif {
 	const struct ls_opts *o;
+	struct ls_wif_opts wo;	       /* o->wif, the metric resolved */
+	char **argv;		       /* PROGRAM, as run */
 	char cg_rel[64], cg_dir[4200]; /* PROGRAM's own cgroup, or "" */
 	int procs_fd;		       /* its cgroup.procs, or -1 */
 	struct ls_collector *c;
@@ -146,7 +153,7 @@ static int run_once(struct wif *w, int t, enum ls_wif_mode mode,
 		    uint64_t delay_ns, struct ls_wif_run_rec *rec)
 {
 	struct ls_child child = {0};
-	double t0, t_end = 0, t_done = 0;
+	double t0, t_end = 0, t_done = 0, t_read = 0;
 	int fds[2], eof = 0, rc = 1;
 	size_t nsel;
 
@@ -164,7 +171,7 @@ static int run_once(struct wif *w, int t, enum ls_wif_mode mode,
 	if (t >= 0)
 		ls_whatif_arm(w->c, mode, delay_ns, w->e.budget_ns);
 	t0 = mono_s();
-	if (ls_child_start_cg(&child, w->o->argv, fds[1], w->procs_fd)) {
+	if (ls_child_start_cg(&child, w->argv, fds[1], w->procs_fd)) {
 		ls_whatif_disarm(w->c);
 		close(fds[0]);
 		close(fds[1]);
@@ -184,8 +191,12 @@ static int run_once(struct wif *w, int t, enum ls_wif_mode mode,
 			nanosleep(&step, NULL);
 		}
 		ls_whatif_beat(w->c);
-		if (t >= 0 && !read_cur(w))
-			select_active(w, (unsigned)t);
+		if (t >= 0 && (mono_s() - t0 < WIF_EAGER_S ||
+			       mono_s() - t_read >= WIF_SELECT_S)) {
+			t_read = mono_s();
+			if (!read_cur(w))
+				select_active(w, (unsigned)t);
+		}
 		if (ls_wait(0, &child) && !t_done)
 			t_done = mono_s();
 		if (t_done && (eof || mono_s() - t_done > WIF_EOF_GRACE_S))
@@ -212,11 +223,11 @@ static int run_once(struct wif *w, int t, enum ls_wif_mode mode,
 	rec->nsel = (unsigned)nsel;
 	if (t >= 0 && !delay_ns)
 		add_tenure(w, (unsigned)t);
-	if (ls_wif_metric_value(&w->o->wif, w->out, w->nout, rec->wall_s,
+	if (ls_wif_metric_value(&w->wo, w->out, w->nout, rec->wall_s,
 				&rec->tput)) {
 		ls_fail("read", "PROGRAM's throughput",
 			"its output has no such figure");
-		if (w->o->wif.metric == LS_METRIC_STRESSNG)
+		if (w->wo.metric == LS_METRIC_STRESSNG)
 			ls_hint("give stress-ng --metrics-brief");
 		goto out;
 	}
@@ -224,36 +235,6 @@ static int run_once(struct wif *w, int t, enum ls_wif_mode mode,
 out:
 	close(fds[0]);
 	return rc;
-}
-
-/* Without -L: one run without delays; its most waited-on locks. */
-static int pick_locks(struct wif *w)
-{
-	unsigned want = w->o->count_set ? w->o->count : LS_WIF_DEF_TOP;
-	struct ls_wif_run_rec rec = {0};
-
-	if (want > LS_WIF_MAX_TARGETS)
-		want = LS_WIF_MAX_TARGETS;
-	if (run_once(w, -1, LS_WIF_OFF, 0, &rec) ||
-	    ls_snap_delta(&w->cur, &w->start, &w->delta))
-		return 1;
-	ls_rows_sort(w->delta.rows, w->delta.nrows, LS_SORT_TOTAL, 0);
-	for (size_t i = 0; i < w->delta.nrows && w->e.nt < want; i++) {
-		const struct ls_row *r = &w->delta.rows[i];
-		struct ls_wif_target *g = &w->e.t[w->e.nt];
-
-		if (!r->st.contentions)
-			continue;
-		snprintf(g->spec, sizeof(g->spec), "%s",
-			 r->cls[0] ? r->cls : r->name);
-		w->e.nt++;
-	}
-	if (!w->e.nt) {
-		ls_fail("pick", "locks", "PROGRAM contended on no lock");
-		return 1;
-	}
-	w->e.picked = 1;
-	return 0;
 }
 
 static void set_filters(struct wif *w)
@@ -265,6 +246,64 @@ static void set_filters(struct wif *w)
 		if (ls_parse_addr(w->e.t[t].spec, &f->addr))
 			f->name = w->e.t[t].spec;
 	}
+}
+
+/*
+ * Without -L or without --delays: one run of PROGRAM without delays (the
+ * pre-run).  Without -L, its most waited-on locks are the targets;
+ * without --delays, the levels are sized from the targets' contention
+ * rate in it.
+ */
+static int prerun(struct wif *w)
+{
+	unsigned want = w->o->count_set ? w->o->count : LS_WIF_DEF_TOP;
+	struct ls_wif_run_rec rec = {0};
+	double top = 0;
+	unsigned at = 0;
+
+	if (want > LS_WIF_MAX_TARGETS)
+		want = LS_WIF_MAX_TARGETS;
+	if (run_once(w, -1, LS_WIF_OFF, 0, &rec) ||
+	    ls_snap_delta(&w->cur, &w->start, &w->delta))
+		return 1;
+	ls_rows_sort(w->delta.rows, w->delta.nrows, LS_SORT_TOTAL, 0);
+	for (size_t i = 0;
+	     !w->o->wif.nlocks && i < w->delta.nrows && w->e.nt < want; i++) {
+		const struct ls_row *r = &w->delta.rows[i];
+		struct ls_wif_target *g = &w->e.t[w->e.nt];
+
+		if (!r->st.contentions)
+			continue;
+		snprintf(g->spec, sizeof(g->spec), "%s",
+			 r->cls[0] ? r->cls : r->name);
+		w->e.nt++;
+		w->e.picked = 1;
+	}
+	if (!w->e.nt) {
+		ls_fail("pick", "locks", "PROGRAM contended on no lock");
+		return 1;
+	}
+	set_filters(w);
+	if (w->wo.ndelays)
+		return 0;
+	for (unsigned t = 0; t < w->e.nt; t++) {
+		uint64_t n = 0;
+
+		for (size_t i = 0; i < w->delta.nrows; i++)
+			if (ls_row_match(&w->delta.rows[i], &w->filt[t]))
+				n += w->delta.rows[i].st.contentions;
+		if (rec.wall_s > 0 && (double)n / rec.wall_s > top) {
+			top = (double)n / rec.wall_s;
+			at = t;
+		}
+	}
+	ls_wif_auto_delays(&w->wo, top, w->e.ncpus);
+	fprintf(stderr,
+		"lockscope: whatif: delays %g,%g,%g us, sized from the "
+		"pre-run: %.0f contended acquisitions/s of %s\n",
+		w->wo.delays_us[0], w->wo.delays_us[1], w->wo.delays_us[2], top,
+		w->e.t[at].spec);
+	return 0;
 }
 
 /*
@@ -308,9 +347,41 @@ static void scope_stop(struct wif *w)
 			w->cg_dir, strerror(errno));
 }
 
+/* PROGRAM's command line as run, and the metric --metric auto picks:
+ * stress-ng is given --metrics-brief when it prints no metrics. */
+static int program_argv(struct wif *w)
+{
+	size_t n = 0;
+
+	w->argv = w->o->argv;
+	if (!ls_wif_auto_metric(&w->wo, w->o->argv))
+		goto said;
+	while (w->o->argv[n])
+		n++;
+	w->argv = calloc(n + 2, sizeof(*w->argv));
+	if (!w->argv) {
+		ls_fail("allocate", "PROGRAM's command line", strerror(ENOMEM));
+		return 1;
+	}
+	memcpy(w->argv, w->o->argv, n * sizeof(*w->argv));
+	w->argv[n] = (char *)"--metrics-brief";
+said:
+	if (w->o->wif.metric == LS_METRIC_AUTO)
+		fprintf(stderr,
+			"lockscope: whatif: throughput from %s%s (--metric "
+			"auto)\n",
+			w->wo.metric == LS_METRIC_STRESSNG
+				? "stress-ng's bogo ops/s (real time)"
+				: "PROGRAM's wall time (1/s)",
+			w->argv != w->o->argv
+				? "; --metrics-brief added to its command line"
+				: "");
+	return 0;
+}
+
 static int experiment(struct wif *w)
 {
-	const struct ls_wif_opts *wo = &w->o->wif;
+	const struct ls_wif_opts *wo = &w->wo;
 	struct ls_wif_run *sched;
 	size_t n;
 	double t0 = mono_s();
@@ -424,16 +495,14 @@ int ls_cmd_whatif(const struct ls_opts *o)
 		goto abort;
 	}
 	w->o = o;
+	w->wo = o->wif;
 	ls_snap_init(&w->cur);
 	ls_snap_init(&w->start);
 	ls_snap_init(&w->delta);
 	w->e.rounds = o->wif.rounds;
-	w->e.ndelays = o->wif.ndelays;
-	memcpy(w->e.delays_us, o->wif.delays_us, sizeof(w->e.delays_us));
 	w->e.placebo = o->wif.placebo;
 	w->e.budget_ns = LS_WIF_DEF_BUDGET_NS;
 	w->e.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	w->e.unit = ls_wif_metric_unit(&o->wif);
 	w->e.ctx_how = probe.why;
 	w->e.ncpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	for (unsigned i = 0; i < o->wif.nlocks; i++)
@@ -450,9 +519,17 @@ int ls_cmd_whatif(const struct ls_opts *o)
 		rc = why == LS_START_BAD_INPUT ? 2 : 1;
 		goto cleanup;
 	}
-	if (!w->e.nt && pick_locks(w))
+	if (program_argv(w))
 		goto cleanup;
-	set_filters(w);
+	w->e.unit = ls_wif_metric_unit(&w->wo);
+	if (!w->e.nt || !w->wo.ndelays) {
+		if (prerun(w))
+			goto cleanup;
+	} else {
+		set_filters(w);
+	}
+	w->e.ndelays = w->wo.ndelays;
+	memcpy(w->e.delays_us, w->wo.delays_us, sizeof(w->e.delays_us));
 	if (experiment(w))
 		goto cleanup;
 	rc = print_result(w, &out);
@@ -476,6 +553,8 @@ cleanup:
 	ls_snap_free(&w->start);
 	ls_snap_free(&w->delta);
 	free(w->e.runs);
+	if (w->argv && w->argv != o->argv)
+		free(w->argv);
 	free(w);
 abort:
 	if (o->output && out.f)

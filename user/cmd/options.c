@@ -272,17 +272,19 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  5},
 	 WHATIF},
 	{{"delays", LS_OPT_DELAYS, "LIST", 0,
-	  "Delays per acquisition in us (ns, us, ms suffixes; default "
-	  "5,10,20); zero-delay runs are always made",
+	  "Delays per acquisition in us (ns, us, ms suffixes; default: "
+	  "sized from a pre-run's contention rate, up to the cap); "
+	  "zero-delay runs are always made",
 	  5},
 	 WHATIF},
 	{{"rounds", LS_OPT_ROUNDS, "N", 0,
 	  "Runs of PROGRAM per lock, delay and arm (default 2)", 5},
 	 WHATIF},
 	{{"metric", LS_OPT_METRIC, "M", 0,
-	  "PROGRAM's throughput: wall (1/wall time, default), stress-ng "
-	  "(bogo ops/s: give stress-ng --metrics-brief), ops (an 'ops: N' "
-	  "line, per second), regex:RE (its group, last match)",
+	  "PROGRAM's throughput: auto (default: stress-ng's for stress-ng, "
+	  "given --metrics-brief if it has no --metrics, else wall), wall "
+	  "(1/wall time), stress-ng (its bogo ops/s, real time), ops (an "
+	  "'ops: N' line, per second), regex:RE (its group, last match)",
 	  5},
 	 WHATIF},
 	{{"placebo", LS_OPT_PLACEBO, NULL, 0,

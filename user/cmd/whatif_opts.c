@@ -19,10 +19,23 @@
 void ls_wif_opts_default(struct ls_wif_opts *w)
 {
 	*w = (struct ls_wif_opts){
-		.delays_us = {5, 10, 20},
-		.ndelays = 3,
 		.rounds = LS_WIF_DEF_ROUNDS,
 	};
+}
+
+void ls_wif_auto_delays(struct ls_wif_opts *w, double rate, unsigned ncpus)
+{
+	double cap = (double)LS_WIF_CAP_NS / 1000, d = cap, mag;
+
+	if (rate > 0)
+		d = fmin(cap,
+			 LS_WIF_AUTO_SHARE * (ncpus ? ncpus : 1) * 1e6 / rate);
+	mag = pow(10, floor(log10(d)) - 1); /* 2 significant digits */
+	d = fmax(mag, floor(d / mag) * mag);
+	w->ndelays = 3;
+	w->delays_us[0] = d / 4;
+	w->delays_us[1] = d / 2;
+	w->delays_us[2] = d;
 }
 
 int ls_wif_parse_delays(const char *arg, struct ls_wif_opts *w, char *why,
@@ -97,7 +110,9 @@ int ls_wif_parse_metric(const char *arg, struct ls_wif_opts *w, char *why,
 {
 	regex_t re;
 
-	if (!strcmp(arg, "wall"))
+	if (!strcmp(arg, "auto"))
+		w->metric = LS_METRIC_AUTO;
+	else if (!strcmp(arg, "wall"))
 		w->metric = LS_METRIC_WALL;
 	else if (!strcmp(arg, "stress-ng"))
 		w->metric = LS_METRIC_STRESSNG;
@@ -118,7 +133,8 @@ int ls_wif_parse_metric(const char *arg, struct ls_wif_opts *w, char *why,
 		w->metric = LS_METRIC_REGEX;
 		w->regex = arg + 6;
 	} else {
-		snprintf(why, len, "not wall, stress-ng, ops or regex:RE");
+		snprintf(why, len,
+			 "not auto, wall, stress-ng, ops or regex:RE");
 		return -EINVAL;
 	}
 	return 0;
@@ -260,6 +276,26 @@ int ls_wif_metric_value(const struct ls_wif_opts *w, const char *out, size_t n,
 		return -ENOENT;
 	*tput = sum;
 	return 0;
+}
+
+int ls_wif_auto_metric(struct ls_wif_opts *w, char *const *argv)
+{
+	const char *base;
+
+	if (w->metric != LS_METRIC_AUTO)
+		return 0;
+	base = argv && argv[0] ? strrchr(argv[0], '/') : NULL;
+	base = base ? base + 1 : argv && argv[0] ? argv[0] : "";
+	if (strcmp(base, "stress-ng")) {
+		w->metric = LS_METRIC_WALL;
+		return 0;
+	}
+	w->metric = LS_METRIC_STRESSNG;
+	for (char *const *a = argv + 1; *a; a++)
+		if (!strcmp(*a, "--metrics") ||
+		    !strcmp(*a, "--metrics-brief") || !strcmp(*a, "-M"))
+			return 0;
+	return 1;
 }
 
 const char *ls_wif_metric_unit(const struct ls_wif_opts *w)

@@ -324,9 +324,12 @@ static void test_rule(void **state)
 	/* 8 us used of 10: a third 4 us is refused, charging nothing */
 	assert_int_equal(ls_wif_decide(&ctl, &cpu, now, 1), LS_WIF_REF_BUDGET);
 	assert_int_equal(cpu.used_ns, 8000);
-	/* the next second's window starts afresh (a heartbeat since) */
+	/* still refused within the window, the next one starts afresh */
+	assert_int_equal(
+		ls_wif_decide(&ctl, &cpu, now + LS_WIF_WINDOW_NS / 2 - 1, 1),
+		LS_WIF_REF_BUDGET);
 	ctl.beat_ns = now + 900000000ULL;
-	assert_int_equal(ls_wif_decide(&ctl, &cpu, now + 1000000000ULL, 1),
+	assert_int_equal(ls_wif_decide(&ctl, &cpu, now + LS_WIF_WINDOW_NS, 1),
 			 LS_WIF_DELAY);
 	assert_int_equal(cpu.used_ns, 4000);
 	assert_int_equal(ls_wif_decide(&ctl, &cpu, ctl.beat_ns, 0),
@@ -375,6 +378,28 @@ static void test_delays(void **state)
 			 -EINVAL);
 }
 
+/* Levels sized from the pre-run's rate: 15% of the CPUs at the largest. */
+static void test_auto_delays(void **state)
+{
+	struct ls_wif_opts w;
+
+	(void)state;
+	ls_wif_opts_default(&w);
+	assert_int_equal(w.ndelays, 0);
+	ls_wif_auto_delays(&w, 2000, 2); /* 150 us: the cap */
+	assert_int_equal(w.ndelays, 3);
+	close_to(w.delays_us[2], 100, 0);
+	close_to(w.delays_us[1], 50, 0);
+	close_to(w.delays_us[0], 25, 0);
+	ls_wif_auto_delays(&w, 70000, 2); /* 4.2857 us: 4.2 */
+	close_to(w.delays_us[2], 4.2, 1e-9);
+	close_to(w.delays_us[0], 1.05, 1e-9);
+	ls_wif_auto_delays(&w, 3e6, 4); /* 0.2 us */
+	close_to(w.delays_us[2], 0.2, 1e-9);
+	ls_wif_auto_delays(&w, 0, 2); /* nothing seen: the cap */
+	close_to(w.delays_us[2], 100, 0);
+}
+
 static void test_metrics(void **state)
 {
 	static const char sng[] =
@@ -394,6 +419,26 @@ static void test_metrics(void **state)
 
 	(void)state;
 	ls_wif_opts_default(&w);
+	assert_int_equal(w.metric, LS_METRIC_AUTO);
+	{
+		char *bench[] = {"./bench", "stress-ng", NULL};
+		char *sng1[] = {"/usr/bin/stress-ng", "--netlink-task", "2",
+				NULL};
+		char *sng2[] = {"stress-ng", "-M", "--flock", "1", NULL};
+
+		/* auto: stress-ng's figures, asked for when not printed */
+		assert_int_equal(ls_wif_auto_metric(&w, sng1), 1);
+		assert_int_equal(w.metric, LS_METRIC_STRESSNG);
+		w.metric = LS_METRIC_AUTO;
+		assert_int_equal(ls_wif_auto_metric(&w, sng2), 0);
+		assert_int_equal(w.metric, LS_METRIC_STRESSNG);
+		/* an explicit metric is kept */
+		assert_int_equal(ls_wif_auto_metric(&w, bench), 0);
+		assert_int_equal(w.metric, LS_METRIC_STRESSNG);
+		w.metric = LS_METRIC_AUTO;
+		assert_int_equal(ls_wif_auto_metric(&w, bench), 0);
+		assert_int_equal(w.metric, LS_METRIC_WALL);
+	}
 	assert_int_equal(ls_wif_metric_value(&w, "", 0, 2.0, &v), 0);
 	close_to(v, 0.5, 0);
 	assert_int_equal(ls_wif_parse_metric("stress-ng", &w, why, 160), 0);
@@ -424,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_delays),
+		cmocka_unit_test(test_auto_delays),
 		cmocka_unit_test(test_metrics),
 	};
 
