@@ -3,7 +3,8 @@
  * whatif.c - the statistics of a whatif experiment: its randomised
  * schedule; one least-squares fit of every run of a lock against the dose
  * each arm measured, with an intercept per round; the slopes, their
- * difference and Student's t intervals; the verdict from the intervals;
+ * difference and Student's t intervals; the verdict from the intervals
+ * and the bound (the slope of a lock that alone bounds throughput);
  * the held-out level check; the sensitivity per 1% of the critical
  * section and the extrapolated gain.
  */
@@ -251,7 +252,7 @@ static void held_out(const struct ls_wif_obs *obs, size_t n, double base,
 }
 
 int ls_wif_analyse(const struct ls_wif_obs *obs, size_t n, double tenure_us,
-		   struct ls_wif_result *r)
+		   double rate, struct ls_wif_result *r)
 {
 	const struct ls_line *c = &r->line[LS_ARM_CRITICAL];
 	double base = 0, se, t;
@@ -289,9 +290,13 @@ int ls_wif_analyse(const struct ls_wif_obs *obs, size_t n, double tenure_us,
 	r->diff_df = f.df;
 	r->diff_lo = r->diff - t * se;
 	r->diff_hi = r->diff + t * se;
+	r->rate = rate > 0 ? rate : 0;
+	r->bound = -100 * r->rate / 1e6;
+	r->equiv = rate > 0 ? -LS_WIF_EQUIV_SHARE * r->bound
+			    : LS_WIF_EQUIV_PCT_PER_US;
 	if (r->diff_hi < 0 && c->b_hi < 0)
 		r->call = LS_CALL_ON_PATH;
-	else if (r->diff_lo > -LS_WIF_EQUIV_PCT_PER_US)
+	else if (r->diff_lo > -r->equiv)
 		r->call = LS_CALL_NOT_ON_IT;
 	held_out(obs, n, base, r);
 	r->tenure_us = tenure_us;
@@ -333,6 +338,7 @@ void ls_wif_exp_analyse(struct ls_wif_exp *e)
 	for (unsigned t = 0; t < e->nt; t++) {
 		struct ls_wif_target *g = &e->t[t];
 		struct ls_wif_obs obs[e->nruns ? e->nruns : 1];
+		double acq = 0, secs = 0;
 		size_t n = 0;
 
 		memset(g->cnt, 0, sizeof(g->cnt));
@@ -345,8 +351,11 @@ void ls_wif_exp_analyse(struct ls_wif_exp *e)
 			obs[n++] = (struct ls_wif_obs){
 				r->delay_us, (enum ls_wif_arm)r->run.arm,
 				r->tput, ls_wif_run_dose(e, r), r->run.round};
-			if (r->run.arm >= LS_ARMS)
+			if (r->run.arm >= LS_ARMS) {
+				acq += (double)r->cnt.ends;
+				secs += r->wall_s;
 				continue;
+			}
 			c = &g->cnt[r->run.arm];
 			c->ends += r->cnt.ends;
 			c->begins += r->cnt.begins;
@@ -355,7 +364,8 @@ void ls_wif_exp_analyse(struct ls_wif_exp *e)
 			for (int v = 0; v < LS_WIF_VERDICTS; v++)
 				c->refused[v] += r->cnt.refused[v];
 		}
-		g->res_ok = !ls_wif_analyse(obs, n, g->tenure_us, &g->res);
+		g->res_ok = !ls_wif_analyse(obs, n, g->tenure_us,
+					    secs > 0 ? acq / secs : 0, &g->res);
 	}
 }
 

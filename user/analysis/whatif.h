@@ -16,8 +16,14 @@
 #define LS_WIF_MAX_LEVELS 8   /* non-zero delay levels at most */
 #define LS_WIF_MAX_ROUNDS 100 /* rounds at most */
 #define LS_WIF_MAX_TARGETS 8  /* locks experimented on at most */
-/* "not on it": the critical-section effect is above -this, in % of
- * throughput per us added, with 95% confidence */
+/*
+ * "not on it": the critical-section effect is above -E with 95%
+ * confidence, E a share of the bound: the slope a lock would show if it
+ * alone bounded throughput, -100% x its contended acquisitions per us
+ * (each us added to each of them is that share of its time, and of the
+ * throughput).  Where the rate is unknown, E is LS_WIF_EQUIV_PCT_PER_US.
+ */
+#define LS_WIF_EQUIV_SHARE 0.5
 #define LS_WIF_EQUIV_PCT_PER_US 1.0
 /* the shorter critical section the extrapolation is given for, % */
 #define LS_WIF_EXTRAP_PCT 10.0
@@ -34,7 +40,7 @@ enum ls_wif_arm {
 enum ls_wif_call {
 	LS_CALL_CANNOT_TELL = 0,
 	LS_CALL_ON_PATH,   /* the difference's interval is below 0 */
-	LS_CALL_NOT_ON_IT, /* ... above -LS_WIF_EQUIV_PCT_PER_US */
+	LS_CALL_NOT_ON_IT, /* ... above -equiv */
 };
 
 enum ls_wif_fitq {
@@ -114,6 +120,9 @@ struct ls_wif_result {
 	struct ls_line line[LS_ARMS];  /* throughput in % of base vs us */
 	double diff, diff_lo, diff_hi; /* critical - control slope, %/us */
 	double diff_df;		       /* the joint fit's */
+	/* the zero runs' contended acquisitions per second (0: unknown),
+	 * the bound's slope (%/us, <= 0) and the margin E of "not on it" */
+	double rate, bound, equiv;
 	enum ls_wif_call call;
 	/* held-out check (critical arm): the level, measured mean, the
 	 * interval the other levels predict */
@@ -132,12 +141,13 @@ struct ls_wif_result {
 
 /*
  * Analyse @n runs of one lock; @tenure_us: its mean critical section
- * (handoff tenure, or mean wait) at zero delay, 0 if unknown.  0, or
- * -EINVAL when there are no zero-delay runs or an arm cannot be fitted
- * (call then is cannot tell).
+ * (handoff tenure, or mean wait) at zero delay, 0 if unknown; @rate: its
+ * contended acquisitions per second in the zero runs, 0 if unknown.  0,
+ * or -EINVAL when there are no zero-delay runs or an arm cannot be
+ * fitted (call then is cannot tell).
  */
 int ls_wif_analyse(const struct ls_wif_obs *obs, size_t n, double tenure_us,
-		   struct ls_wif_result *r);
+		   double rate, struct ls_wif_result *r);
 
 /* ---- an experiment, as the command ran it (for the views) ----------- */
 

@@ -78,6 +78,18 @@ static void print_target(FILE *f, const struct ls_wif_exp *e,
 		"  difference %+8.3f %%/us [%+.3f, %+.3f]  critical - control: "
 		"the critical section's own effect\n",
 		r->diff, r->diff_lo, r->diff_hi);
+	if (r->rate > 0)
+		fprintf(f,
+			"  bound      %+8.3f %%/us  if it alone bounded "
+			"throughput (%.0f contended acquisitions/s); not on it "
+			"needs the difference above %+.3f\n",
+			r->bound, r->rate, -r->equiv);
+	else
+		fprintf(f,
+			"  bound      unknown (no contended acquisition in the "
+			"zero runs); not on it needs the difference above "
+			"%+.3f\n",
+			-r->equiv);
 	if (r->tenure_us > 0) {
 		fprintf(f, "  per 1%% of its mean %s (%.2f us%s): ",
 			g->tenure_is_wait ? "wait" : "tenure", r->tenure_us,
@@ -216,6 +228,9 @@ static struct json_object *target_json(const struct ls_wif_exp *e, unsigned t)
 	json_object_object_add(j, "arms", arms);
 	json_object_object_add(j, "difference_pct_per_us",
 			       interval(r->diff, r->diff_lo, r->diff_hi));
+	json_object_object_add(j, "contended_acquisitions_per_s", dbl(r->rate));
+	json_object_object_add(j, "bound_pct_per_us", dbl(r->bound));
+	json_object_object_add(j, "equivalence_pct_per_us", dbl(r->equiv));
 	json_object_object_add(j, "mean_section_us", dbl(r->tenure_us));
 	json_object_object_add(
 		j, "mean_section_is",
@@ -315,8 +330,6 @@ struct json_object *ls_wif_to_json(const struct ls_wif_exp *e)
 	json_object_object_add(x, "seconds", dbl(e->secs));
 	json_object_object_add(x, "injection",
 			       json_object_new_string(e->ctx_how));
-	json_object_object_add(x, "equivalence_pct_per_us",
-			       dbl(LS_WIF_EQUIV_PCT_PER_US));
 	json_object_object_add(j, "experiment", x);
 	for (int i = 0; i < LS_LOSS_MAX; i++)
 		if (e->loss[i])

@@ -227,7 +227,7 @@ static void test_verdict(void **state)
 	(void)state;
 	/* on the path: -10 %/us critical, -2 control (the CPU confound) */
 	n = make_obs(o, -10, -2, 1);
-	assert_int_equal(ls_wif_analyse(o, n, 2.0, &r), 0);
+	assert_int_equal(ls_wif_analyse(o, n, 2.0, 0, &r), 0);
 	assert_int_equal(r.call, LS_CALL_ON_PATH);
 	close_to(r.diff, -8, 0.5);
 	assert_true(r.diff_hi < 0);
@@ -238,20 +238,31 @@ static void test_verdict(void **state)
 	close_to(r.gain, -r.diff * 0.02 * 10, 1e-12);
 	assert_true(r.per_pct_in && r.gain_in);
 	/* a 100 us section: 10% (10 us) lies beyond the 4 us measured */
-	assert_int_equal(ls_wif_analyse(o, n, 100.0, &r), 0);
+	assert_int_equal(ls_wif_analyse(o, n, 100.0, 0, &r), 0);
 	assert_true(r.per_pct_in);
 	assert_false(r.gain_in);
 	/* the confound alone: both arms -2 %/us: not on it */
 	n = make_obs(o, -2, -2, 0.3);
-	assert_int_equal(ls_wif_analyse(o, n, 0, &r), 0);
+	assert_int_equal(ls_wif_analyse(o, n, 0, 0, &r), 0);
 	assert_int_equal(r.call, LS_CALL_NOT_ON_IT);
 	assert_true(r.line[LS_ARM_CRITICAL].b_hi < 0); /* without control */
+	close_to(r.equiv, LS_WIF_EQUIV_PCT_PER_US, 0); /* no rate known */
+	/* at 2,000 contended acquisitions/s a lock that alone bounds
+	 * throughput shows -0.2 %/us: the same +-0.3% runs cannot rule out
+	 * half of that */
+	assert_int_equal(ls_wif_analyse(o, n, 0, 2000, &r), 0);
+	close_to(r.bound, -0.2, 1e-12);
+	close_to(r.equiv, 0.1, 1e-12);
+	assert_int_equal(r.call, LS_CALL_CANNOT_TELL);
+	/* at 200,000/s the bound is -20 %/us: a -2 %/us confound is not it */
+	assert_int_equal(ls_wif_analyse(o, n, 0, 200000, &r), 0);
+	assert_int_equal(r.call, LS_CALL_NOT_ON_IT);
 	/* A/A with heavy noise: cannot tell (never on the path) */
 	n = make_obs(o, 0, 0, 20);
-	assert_int_equal(ls_wif_analyse(o, n, 0, &r), 0);
+	assert_int_equal(ls_wif_analyse(o, n, 0, 0, &r), 0);
 	assert_int_equal(r.call, LS_CALL_CANNOT_TELL);
 	/* no zero runs: not analysed */
-	assert_int_equal(ls_wif_analyse(o + 2, 6, 0, &r), -EINVAL);
+	assert_int_equal(ls_wif_analyse(o + 2, 6, 0, 0, &r), -EINVAL);
 	assert_int_equal(r.call, LS_CALL_CANNOT_TELL);
 }
 
@@ -266,7 +277,7 @@ static void test_fit_poor(void **state)
 	for (size_t i = 0; i < n; i++)
 		if (o[i].arm == LS_ARM_CRITICAL && o[i].delay_us == 2)
 			o[i].tput = 1000 * (1 - 0.05); /* -5%, the line: -20% */
-	assert_int_equal(ls_wif_analyse(o, n, 0, &r), 0);
+	assert_int_equal(ls_wif_analyse(o, n, 0, 0, &r), 0);
 	assert_int_equal(r.fitq, LS_FITQ_POOR);
 }
 
