@@ -61,7 +61,19 @@ static double run_x(struct json_object *r)
 
 struct plot {
 	double xmax, ymin, ymax;
+	double xstep; /* between the x axis' ticks */
 };
+
+/* Round the x axis up to a whole number of 1, 2 or 5 x 10^k steps, four
+ * or five of them: doses are measured, not round numbers. */
+static void nice_x(struct plot *p)
+{
+	double raw = p->xmax / 4, mag = pow(10, floor(log10(raw))),
+	       f = raw / mag;
+
+	p->xstep = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+	p->xmax = ceil(p->xmax / p->xstep - 1e-9) * p->xstep;
+}
 
 static double px(const struct plot *p, double x)
 {
@@ -108,8 +120,8 @@ static void axes(FILE *f, const struct plot *p)
 			ML, py(p, y), W - MR, py(p, y), ML - 4, py(p, y) + 4,
 			y);
 	}
-	for (int i = 0; i <= 4; i++) {
-		double x = p->xmax * i / 4;
+	for (int i = 0; i * p->xstep <= p->xmax * (1 + 1e-9); i++) {
+		double x = i * p->xstep;
 
 		fprintf(f,
 			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g"
@@ -146,7 +158,7 @@ static void lock_plot(FILE *f, struct json_object *l)
 	size_t n = runs && json_object_is_type(runs, json_type_array)
 			   ? json_object_array_length(runs)
 			   : 0;
-	struct plot p = {0, 0, 0};
+	struct plot p = {0, 0, 0, 1};
 
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *r = json_object_array_get_idx(runs, i);
@@ -160,6 +172,7 @@ static void lock_plot(FILE *f, struct json_object *l)
 	}
 	if (!(p.xmax > 0))
 		p.xmax = 1;
+	nice_x(&p);
 	p.ymin = floor(p.ymin / 10 - 1) * 10;
 	p.ymax = ceil(p.ymax / 10 + 1) * 10;
 	fputs("<h2>", f);
@@ -173,6 +186,12 @@ static void lock_plot(FILE *f, struct json_object *l)
 		"%+.3f %%/us, 95%% interval [%+.3f, %+.3f]; fit check: ",
 		num(d, "value"), num(d, "lo"), num(d, "hi"));
 	ls_html_text(f, str(get(l, "fit"), "check"));
+	if (!isnan(num(l, "bound_pct_per_us")) &&
+	    num(l, "bound_pct_per_us") < 0)
+		fprintf(f,
+			"; a lock that alone bounded the throughput would show "
+			"about %+.3f %%/us",
+			num(l, "bound_pct_per_us"));
 	fputs("</p>\n", f);
 	fprintf(f,
 		"<svg class=\"ls-whatif\" width=\"%d\" height=\"%d\" "
