@@ -14,13 +14,13 @@ LS=$root/lockscope
 H=$root/build/whatif_hammer
 out=$root/bench/results/whatif-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-args=(--yes-perturb --json -L f_pos_lock --delays 5,10,20
-	--rounds 2 --metric ops)
+# whatif's defaults: delays sized by the pre-run, 2 rounds
+args=(--yes-perturb --json -L f_pos_lock --metric ops)
 for arm in aa power; do
 	for i in $(seq "$N"); do
 		extra=()
 		[ $arm = aa ] && extra=(--placebo)
-		"$LS" whatif "${args[@]}" "${extra[@]}" -- "$H" 1 4 2 \
+		"$LS" whatif "${args[@]}" "${extra[@]}" -- "$H" 1 2 2 \
 			>"$out/$arm-$i.json" 2>"$out/$arm-$i.err"
 		python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["locks"][0]["verdict"])' \
 			"$out/$arm-$i.json" 2>/dev/null | tee -a "$out/$arm.verdicts" |

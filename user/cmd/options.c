@@ -278,7 +278,7 @@ const struct ls_opt_def ls_opt_defs[] = {
 	  5},
 	 WHATIF},
 	{{"rounds", LS_OPT_ROUNDS, "N", 0,
-	  "Runs of PROGRAM per lock, delay and arm (default 2)", 5},
+	  "Runs of PROGRAM per lock, delay and arm (default 3)", 5},
 	 WHATIF},
 	{{"metric", LS_OPT_METRIC, "M", 0,
 	  "PROGRAM's throughput: auto (default: stress-ng's for stress-ng, "

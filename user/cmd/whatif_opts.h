@@ -20,11 +20,12 @@ enum ls_wif_metric {
 	LS_METRIC_REGEX,    /* the regex's first group, last match */
 };
 
-#define LS_WIF_DEF_ROUNDS 2
+#define LS_WIF_DEF_ROUNDS 3
 /* Without --delays, the largest level is sized so that it would take
- * this share of every CPU at the pre-run's contention rate (a 60% of
- * the budget), the others a half and a quarter of it. */
-#define LS_WIF_AUTO_SHARE 0.15
+ * this share of every CPU at the pre-run's contention rate (the whole
+ * budget: what it refuses is measured, the dose is what counts), the
+ * others a half and a quarter of it. */
+#define LS_WIF_AUTO_SHARE 0.25
 #define LS_WIF_DEF_TOP 2 /* locks picked by the pre-run without -L */
 
 struct ls_wif_opts {

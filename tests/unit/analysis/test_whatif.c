@@ -389,7 +389,7 @@ static void test_delays(void **state)
 			 -EINVAL);
 }
 
-/* Levels sized from the pre-run's rate: 15% of the CPUs at the largest. */
+/* Levels sized from the pre-run's rate: the budget's 25% of the CPUs. */
 static void test_auto_delays(void **state)
 {
 	struct ls_wif_opts w;
@@ -397,15 +397,16 @@ static void test_auto_delays(void **state)
 	(void)state;
 	ls_wif_opts_default(&w);
 	assert_int_equal(w.ndelays, 0);
-	ls_wif_auto_delays(&w, 2000, 2); /* 150 us: the cap */
+	assert_int_equal(w.rounds, 3);
+	ls_wif_auto_delays(&w, 2000, 2); /* 250 us: the cap */
 	assert_int_equal(w.ndelays, 3);
 	close_to(w.delays_us[2], 100, 0);
 	close_to(w.delays_us[1], 50, 0);
 	close_to(w.delays_us[0], 25, 0);
-	ls_wif_auto_delays(&w, 70000, 2); /* 4.2857 us: 4.2 */
-	close_to(w.delays_us[2], 4.2, 1e-9);
-	close_to(w.delays_us[0], 1.05, 1e-9);
-	ls_wif_auto_delays(&w, 3e6, 4); /* 0.2 us */
+	ls_wif_auto_delays(&w, 70000, 2); /* 7.142857 us: 7.1 */
+	close_to(w.delays_us[2], 7.1, 1e-9);
+	close_to(w.delays_us[0], 1.775, 1e-9);
+	ls_wif_auto_delays(&w, 5e6, 4); /* 0.2 us */
 	close_to(w.delays_us[2], 0.2, 1e-9);
 	ls_wif_auto_delays(&w, 0, 2); /* nothing seen: the cap */
 	close_to(w.delays_us[2], 100, 0);
