@@ -9,15 +9,18 @@
 #   all          every tier above, in that order
 #   quick        static, unit and one smoke run on this kernel
 #                (tests/integration/test_smoke.sh): make check-quick
-# Prints each script's seconds as it ends, the slowest five, then one
+# Prints each script's seconds (wall clock and CPU) as it ends, the
+# slowest five, then one
 # closing line "N passed, N failed, N skipped"; exits 1 if anything failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export LS_ROOT=$root LS=$root/lockscope
-export LS_RESULTS=$(mktemp)
-times=$(mktemp)
-trap 'rm -f "$LS_RESULTS" "$times"' EXIT
+tmpd=$(mktemp -d)
+export LS_RESULTS=$tmpd/results
+times=$tmpd/times
+: >"$LS_RESULTS"
+trap 'rm -rf "$tmpd"' EXIT
 
 tier=${1:-all}
 match=${2:-}
@@ -33,13 +36,24 @@ want() {
 		{ [ "$tier" = quick ] && [ "$1" != vm ]; }
 }
 picked() { [ -z "$match" ] || [[ "$1" == *"$match"* ]]; }
-# timed NAME CMD...: run CMD, print and keep its wall-clock seconds.
+# cpu VAR: the CPU seconds (user + system) of this shell's ended children
+# into VAR (times must run in this shell, not in a $(...) of it)
+cpu() {
+	local f=$tmpd/cpu.$BASHPID
+	times >"$f"
+	printf -v "$1" %s "$(awk 'NR == 2 { split($0, f, /[ms ]+/)
+		printf "%.2f", f[1] * 60 + f[2] + f[3] * 60 + f[4] }' "$f")"
+}
+# timed NAME CMD...: run CMD, print its wall-clock and CPU seconds, and
+# keep the wall-clock ones
 timed() {
-	local name=$1 t0=$EPOCHREALTIME t
+	local name=$1 t0=$EPOCHREALTIME c0 c1 t
+	cpu c0
 	shift
 	"$@"
+	cpu c1
 	t=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-	echo "-- $name: ${t}s"
+	echo "-- $name: ${t}s ($(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.1f", b - a }')s CPU)"
 	echo "$t $name" >>"$times"
 }
 
