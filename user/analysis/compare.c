@@ -72,6 +72,7 @@ static const char *const verdict_names[] = {
 	[LS_VERDICT_FEW_RUNS] = "few runs",
 	[LS_VERDICT_FEW_EVENTS] = "few events",
 	[LS_VERDICT_MINOR] = "minor",
+	[LS_VERDICT_MIXED] = "mixed",
 };
 
 const char *ls_verdict_name(enum ls_verdict v)
@@ -79,16 +80,32 @@ const char *ls_verdict_name(enum ls_verdict v)
 	return v < LS_VERDICT_MAX ? verdict_names[v] : "?";
 }
 
+/* The values of one metric in every run of both sides, their standard
+ * errors (0: exact or absent) and kinds of figure. */
+struct runs_of {
+	double *v[2], *se[2];
+	enum ls_metric_est *est[2];
+};
+
 /* Means, spreads and the test of one metric; the verdict comes later. */
-static void finish_row(struct ls_cmp_row *r, double *vals[2],
+static void finish_row(struct ls_cmp_row *r, const struct runs_of *x,
 		       const size_t runs[2], const double events[2])
 {
 	struct ls_welch w;
 	double quantum = r->id.type == LS_METRIC_GAUGE ? 1 : 0;
 
 	for (int s = 0; s < 2; s++) {
-		ls_mean_sd(vals[s], runs[s], &r->mean[s], &r->sd[s]);
+		double ss = 0;
+
+		ls_mean_sd(x->v[s], runs[s], &r->mean[s], &r->sd[s]);
 		r->events[s] = events[s] / (double)runs[s];
+		for (size_t i = 0; i < runs[s]; i++) {
+			ss += x->se[s][i] * x->se[s][i];
+			r->nest[s] += x->est[s][i] != LS_MEST_EXACT;
+			if (x->est[s][i] > r->est[s])
+				r->est[s] = x->est[s][i];
+		}
+		r->se[s] = sqrt(ss / (double)runs[s]);
 	}
 	r->presence = !r->present[LS_SIDE_BASE]	 ? LS_CMP_ONLY_NEW
 		      : !r->present[LS_SIDE_NEW] ? LS_CMP_ONLY_BASE
@@ -96,7 +113,8 @@ static void finish_row(struct ls_cmp_row *r, double *vals[2],
 	r->change_pct = ls_pct_change(r->mean[0], r->mean[1]);
 	r->res.p = r->res.p_adj = NAN;
 	r->res.effect_pct = r->res.lo_pct = r->res.hi_pct = r->res.df = NAN;
-	if (ls_welch_test(vals[0], runs[0], vals[1], runs[1], quantum, &w))
+	if (ls_welch_test_se(x->v[0], x->se[0], runs[0], x->v[1], x->se[1],
+			     runs[1], quantum, &w))
 		return; /* a side with one run: no spread, no test */
 	r->res.tested = 1;
 	r->res.scale = w.scale;
@@ -108,7 +126,7 @@ static void finish_row(struct ls_cmp_row *r, double *vals[2],
 	r->res.df = w.df;
 }
 
-static int all_zero(double *vals[2], const size_t runs[2])
+static int all_zero(double *const vals[2], const size_t runs[2])
 {
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < runs[s]; i++)
@@ -155,7 +173,21 @@ static double lock_share(const struct ls_cmp *c, const struct ls_stat *id,
 	return share;
 }
 
-/* Mark the rows of minor locks and of metrics resting on few events. */
+/* A figure of the timed waits only in some runs and of every wait in
+ * others (runs without the lock say nothing either way). */
+static int mixed(const struct ls_cmp_row *r)
+{
+	int timed = 0, exact = 0;
+
+	for (int s = 0; s < 2; s++) {
+		timed |= r->est[s] == LS_MEST_TIMED;
+		exact |= r->nest[s] < r->present[s];
+	}
+	return timed && exact;
+}
+
+/* Mark the rows of minor locks, of figures an exact run and a budget run
+ * cannot share, and of metrics resting on few events. */
 static void mark_left_out(struct ls_cmp *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
@@ -170,6 +202,9 @@ static void mark_left_out(struct ls_cmp *c)
 			r->res.verdict = LS_VERDICT_MINOR;
 			if (!strcmp(r->id.metric, "contentions"))
 				c->nminor_locks++;
+		} else if (mixed(r)) {
+			r->res.verdict = LS_VERDICT_MIXED;
+			c->nmixed++;
 		} else if (fmax(r->events[0], r->events[1]) <
 			   LS_CMP_MIN_EVENTS) {
 			r->res.verdict = LS_VERDICT_FEW_EVENTS;
@@ -248,6 +283,49 @@ static int keep_strings(struct ls_cmp *c, struct ls_cmp_row *r)
 	return r->id.lock && r->id.metric && r->id.key ? 0 : -ENOMEM;
 }
 
+/* Room for one metric's values in @nb BASE and @nn NEW runs: 0 or
+ * -ENOMEM (runs_free() frees what was allocated). */
+static int runs_alloc(struct runs_of *x, size_t nb, size_t nn)
+{
+	const size_t n[2] = {nb, nn};
+
+	for (int s = 0; s < 2; s++) {
+		x->v[s] = calloc(n[s], sizeof(double));
+		x->se[s] = calloc(n[s], sizeof(double));
+		x->est[s] = calloc(n[s], sizeof(*x->est[s]));
+		if (!x->v[s] || !x->se[s] || !x->est[s])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void runs_clear(struct runs_of *x, const size_t runs[2])
+{
+	for (int s = 0; s < 2; s++) {
+		memset(x->v[s], 0, runs[s] * sizeof(double));
+		memset(x->se[s], 0, runs[s] * sizeof(double));
+		memset(x->est[s], 0, runs[s] * sizeof(*x->est[s]));
+	}
+}
+
+static void runs_free(struct runs_of *x)
+{
+	for (int s = 0; s < 2; s++) {
+		free(x->v[s]);
+		free(x->se[s]);
+		free(x->est[s]);
+	}
+}
+
+/* A run under --budget: the budget in force, or a lock estimated. */
+static int budget_run(const struct ls_rec_snap *s)
+{
+	for (size_t i = 0; i < s->nlocks; i++)
+		if (s->locks[i].estimated)
+			return 1;
+	return s->budget_pct > 0;
+}
+
 int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 	       size_t nn, double threshold_pct, double min_share_pct,
 	       struct ls_cmp *out)
@@ -256,7 +334,7 @@ int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 	size_t runs[2] = {nb, nn}, nent = 0, total = 0;
 	struct ls_stats *st = NULL;
 	struct entry *ent = NULL;
-	double *vals[2] = {NULL, NULL};
+	struct runs_of x = {0};
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
@@ -268,17 +346,16 @@ int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 	    !(min_share_pct >= 0))
 		return -EINVAL;
 	st = calloc(nb + nn, sizeof(*st));
-	vals[0] = calloc(nb, sizeof(double));
-	vals[1] = calloc(nn, sizeof(double));
-	if (!st || !vals[0] || !vals[1])
+	if (!st || runs_alloc(&x, nb, nn))
 		goto out;
 	for (unsigned s = 0; s < 2; s++)
 		for (size_t i = 0; i < runs[s]; i++) {
-			struct ls_stats *x = &st[s ? nb + i : i];
+			struct ls_stats *y = &st[s ? nb + i : i];
 
-			if (ls_snap_stats(&recs[s][i].totals, x))
+			if (ls_snap_stats(&recs[s][i].totals, y))
 				goto out;
-			total += x->n;
+			total += y->n;
+			out->budget_runs[s] += budget_run(&recs[s][i].totals);
 		}
 	ent = calloc(total ? total : 1, sizeof(*ent));
 	out->rows = calloc(total ? total : 1, sizeof(*out->rows));
@@ -286,10 +363,10 @@ int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 		goto out;
 	for (unsigned s = 0; s < 2; s++)
 		for (size_t i = 0; i < runs[s]; i++) {
-			struct ls_stats *x = &st[s ? nb + i : i];
+			struct ls_stats *y = &st[s ? nb + i : i];
 
-			for (size_t k = 0; k < x->n; k++)
-				ent[nent++] = (struct entry){&x->v[k], s, i};
+			for (size_t k = 0; k < y->n; k++)
+				ent[nent++] = (struct entry){&y->v[k], s, i};
 		}
 	qsort(ent, nent, sizeof(*ent), cmp_entry);
 	for (size_t i = 0; i < nent;) {
@@ -297,25 +374,31 @@ int ls_compare(const struct ls_rec *base, size_t nb, const struct ls_rec *nw,
 		double events[2] = {0, 0};
 		size_t j = i;
 
-		memset(vals[0], 0, nb * sizeof(double));
-		memset(vals[1], 0, nn * sizeof(double));
+		runs_clear(&x, runs);
 		memset(r, 0, sizeof(*r));
 		r->id = *ent[i].st;
-		r->id.v = r->id.events = 0;
+		r->id.v = r->id.events = r->id.se = 0;
 		for (; j < nent && !strcmp(ent[j].st->key, ent[i].st->key);
 		     j++) {
+			const struct ls_stat *m = ent[j].st;
+			unsigned sd = ent[j].side;
+			size_t run = ent[j].run;
+
 			/* a key twice in one run cannot happen after the
 			 * reader merged lock classes; sum it anyway */
-			vals[ent[j].side][ent[j].run] += ent[j].st->v;
-			events[ent[j].side] += ent[j].st->events;
-			if (j == i || ent[j - 1].side != ent[j].side ||
-			    ent[j - 1].run != ent[j].run)
-				r->present[ent[j].side]++;
+			x.v[sd][run] += m->v;
+			x.se[sd][run] = hypot(x.se[sd][run], m->se);
+			if (m->est > x.est[sd][run])
+				x.est[sd][run] = m->est;
+			events[sd] += m->events;
+			if (j == i || ent[j - 1].side != sd ||
+			    ent[j - 1].run != run)
+				r->present[sd]++;
 		}
 		i = j;
-		finish_row(r, vals, runs, events);
+		finish_row(r, &x, runs, events);
 		/* nothing to compare, unless it shows a one-sided lock */
-		if (all_zero(vals, runs) &&
+		if (all_zero(x.v, runs) &&
 		    (r->presence == LS_CMP_BOTH ||
 		     strcmp(r->id.metric, "contentions")))
 			continue;
@@ -333,8 +416,7 @@ out:
 		ls_stats_free(&st[i]);
 	free(st);
 	free(ent);
-	free(vals[0]);
-	free(vals[1]);
+	runs_free(&x);
 	if (err)
 		ls_cmp_free(out);
 	return err;
@@ -346,4 +428,5 @@ void ls_cmp_free(struct ls_cmp *c)
 	ls_pool_free(&c->pool);
 	c->rows = NULL;
 	c->n = c->nchanged = c->nregressed = c->ntested = c->nfew_events = 0;
+	c->nmixed = 0;
 }

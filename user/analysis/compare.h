@@ -20,7 +20,10 @@
  * mean wait time are both below min_share percent of the run's on both
  * sides ("minor": small locks come and go between runs).  Integer gauges
  * (peak waiters) carry the variance of rounding and must move by at least
- * one whole unit.
+ * one whole unit.  Figures estimated under --budget carry their runs'
+ * standard errors into the test (ls_welch_test_se); a figure of the timed
+ * waits only (max, chains, tenure) is not compared between exact runs and
+ * budget runs (LS_VERDICT_MIXED).
  */
 #ifndef LS_COMPARE_H
 #define LS_COMPARE_H
@@ -54,6 +57,9 @@ enum ls_verdict {
 	LS_VERDICT_FEW_RUNS,	  /* a side has < LS_STATS_MIN_RUNS runs */
 	LS_VERDICT_FEW_EVENTS,	  /* < LS_CMP_MIN_EVENTS events per run */
 	LS_VERDICT_MINOR,	  /* its lock is below min_share */
+	LS_VERDICT_MIXED,	  /* of the timed waits only in budget runs,
+				   * of every wait in exact ones: not
+				   * comparable */
 	LS_VERDICT_MAX,
 };
 
@@ -76,6 +82,12 @@ struct ls_cmp_row {
 	double mean[2], sd[2]; /* [LS_SIDE_BASE], [LS_SIDE_NEW] */
 	double events[2];      /* mean events per run (ls_stat.events) */
 	unsigned present[2];   /* runs of each side that have the metric */
+	/* --budget: per side the most estimated kind of figure among its
+	 * runs, how many of them are estimated, and the root mean square of
+	 * their standard errors (0 when exact) */
+	enum ls_metric_est est[2];
+	unsigned nest[2];
+	double se[2];
 	double change_pct; /* 100 * (new - base) / base; +inf if base is 0 */
 	enum ls_cmp_presence presence;
 	struct ls_cmp_result res;
@@ -90,9 +102,11 @@ struct ls_cmp {
 	size_t n;
 	size_t runs[2];
 	size_t nchanged, nregressed;
-	size_t ntested;	     /* metrics in the multiple-testing correction */
-	size_t nfew_events;  /* metrics left out for resting on few events */
-	size_t nminor_locks; /* locks left out as minor */
+	size_t ntested;	       /* metrics in the multiple-testing correction */
+	size_t nfew_events;    /* metrics left out for resting on few events */
+	size_t nminor_locks;   /* locks left out as minor */
+	size_t nmixed;	       /* metrics left out as LS_VERDICT_MIXED */
+	size_t budget_runs[2]; /* runs of each side made under --budget */
 	double threshold;
 	double min_share;
 };

@@ -133,8 +133,29 @@ static int all_positive(const double *v, size_t n)
 	return 1;
 }
 
+/* The mean within-run variance of @n estimates @v with errors @se, on the
+ * log scale when @logs; 0 without errors. */
+static double se_var(const double *v, const double *se, size_t n, int logs)
+{
+	double sum = 0;
+
+	for (size_t i = 0; se && i < n; i++) {
+		double e = logs ? se[i] / v[i] : se[i];
+
+		sum += e * e;
+	}
+	return sum / (double)n;
+}
+
 int ls_welch_test(const double *base, size_t nb, const double *nw, size_t nn,
 		  double quantum, struct ls_welch *out)
+{
+	return ls_welch_test_se(base, NULL, nb, nw, NULL, nn, quantum, out);
+}
+
+int ls_welch_test_se(const double *base, const double *base_se, size_t nb,
+		     const double *nw, const double *nw_se, size_t nn,
+		     double quantum, struct ls_welch *out)
 {
 	double mb, vb, mn, vn, sb, sn, se2, half, ref;
 	int logs;
@@ -145,8 +166,8 @@ int ls_welch_test(const double *base, size_t nb, const double *nw, size_t nn,
 	out->scale = logs ? LS_SCALE_LOG : LS_SCALE_LINEAR;
 	mean_var(base, nb, logs, &mb, &vb);
 	mean_var(nw, nn, logs, &mn, &vn);
-	vb += quantum * quantum / 12;
-	vn += quantum * quantum / 12;
+	vb += quantum * quantum / 12 + se_var(base, base_se, nb, logs);
+	vn += quantum * quantum / 12 + se_var(nw, nw_se, nn, logs);
 	sb = vb / (double)nb;
 	sn = vn / (double)nn;
 	se2 = sb + sn;

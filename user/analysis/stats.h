@@ -52,6 +52,18 @@ int ls_welch_test(const double *base, size_t nb, const double *nw, size_t nn,
 		  double quantum, struct ls_welch *out);
 
 /*
+ * The same test when each run's value is itself an estimate: @base_se[i]
+ * (@nw_se[i]) is the standard error of @base[i] (@nw[i]) within its run,
+ * NULL when every value is exact.  The mean of the runs' se^2 joins each
+ * side's sample variance (on the log scale (se/x)^2, the delta method),
+ * as the rounding variance of @quantum does: runs that agree by chance
+ * closer than their own estimates can are not taken for certainty.
+ */
+int ls_welch_test_se(const double *base, const double *base_se, size_t nb,
+		     const double *nw, const double *nw_se, size_t nn,
+		     double quantum, struct ls_welch *out);
+
+/*
  * Benjamini-Hochberg adjusted p-values of @p (@n of them) into @adj (may be
  * @p itself); NAN entries are not tests and stay NAN.  0 or -ENOMEM.
  */

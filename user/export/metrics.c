@@ -70,8 +70,11 @@ static double ms(uint64_t ns)
 enum { SPIN_TIME = 4, SLEEP_TIME = 5, SPIN_FAILED = 6, PEAK_WAITERS = 8 };
 
 /* Shares of waits by holder state, for kinds with an owner word that
- * recorded them (files before the holder side have none): 0 or -ENOMEM. */
-static int holder_metrics(struct ls_stats *out, const struct ls_rec_lock *l)
+ * recorded them (files before the holder side have none); under a budget
+ * shares of the timed waits (estimates), tenure not measured and chains
+ * of the timed waits, unweighted: 0 or -ENOMEM. */
+static int holder_metrics(struct ls_stats *out, const struct ls_rec_lock *l,
+			  int estimated)
 {
 	static const struct {
 		unsigned state;
@@ -81,34 +84,47 @@ static int holder_metrics(struct ls_stats *out, const struct ls_rec_lock *l)
 		{LS_HOLDER_SLEEPING, "holder_sleeping.pct"},
 		{LS_HOLDER_RUNNING, "holder_running.pct"},
 	};
+	enum ls_metric_est share = estimated ? LS_MEST_ESTIMATE : LS_MEST_EXACT;
+	enum ls_metric_est timed = estimated ? LS_MEST_TIMED : LS_MEST_EXACT;
 	uint64_t all = 0;
+	struct ls_stat *x;
 
 	for (unsigned i = 0; i < LS_HOLDER_MAX; i++)
 		all += l->holder_waits[i];
 	if (!all || !ls_kind_has_owner(l->kind))
 		return 0;
-	for (size_t j = 0; j < sizeof(m) / sizeof(*m); j++)
-		if (!add(out, l->name, (int)l->kind, m[j].name,
-			 100.0 * (double)l->holder_waits[m[j].state] /
-				 (double)all,
-			 (double)l->holder_waits[m[j].state]))
+	for (size_t j = 0; j < sizeof(m) / sizeof(*m); j++) {
+		x = add(out, l->name, (int)l->kind, m[j].name,
+			100.0 * (double)l->holder_waits[m[j].state] /
+				(double)all,
+			(double)l->holder_waits[m[j].state]);
+		if (!x)
 			return -ENOMEM;
-	if (!add(out, l->name, (int)l->kind, "tenure.total.ms",
-		 ms(l->tenure_ns), (double)all))
+		x->est = share;
+	}
+	x = add(out, l->name, (int)l->kind, "tenure.total.ms", ms(l->tenure_ns),
+		(double)all);
+	if (!x)
 		return -ENOMEM;
+	x->est = timed;
+	if (!l->has_chains)
+		return 0;
 	/* wait-for chains: waits whose holder waited on another lock */
-	if (l->has_chains &&
-	    (!add(out, l->name, (int)l->kind, "holder_blocked.pct",
-		  l->contentions ? 100.0 * (double)l->chain_waits /
-					   (double)l->contentions
-				 : 0.0,
-		  (double)l->chain_waits) ||
-	     !add(out, l->name, (int)l->kind, "holder_blocked_time.pct",
-		  l->total_ns
-			  ? 100.0 * (double)l->chain_ns / (double)l->total_ns
-			  : 0.0,
-		  (double)l->chain_waits)))
+	x = add(out, l->name, (int)l->kind, "holder_blocked.pct",
+		l->contentions ? 100.0 * (double)l->chain_waits /
+					 (double)l->contentions
+			       : 0.0,
+		(double)l->chain_waits);
+	if (!x)
 		return -ENOMEM;
+	x->est = timed;
+	x = add(out, l->name, (int)l->kind, "holder_blocked_time.pct",
+		l->total_ns ? 100.0 * (double)l->chain_ns / (double)l->total_ns
+			    : 0.0,
+		(double)l->chain_waits);
+	if (!x)
+		return -ENOMEM;
+	x->est = timed;
 	return 0;
 }
 
@@ -136,7 +152,10 @@ static int cgroup_metrics(const struct ls_rec_snap *s, struct ls_stats *out)
 
 int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 {
-	uint64_t cont = 0, total = 0, spin = 0;
+	uint64_t cont = 0, total = 0, spin = 0, timed = 0;
+	double var = 0; /* of the estimated total wait, ns^2 */
+	int est = 0;
+	struct ls_stat *x;
 
 	for (size_t i = 0; i < s->nlocks; i++) {
 		const struct ls_rec_lock *l = &s->locks[i];
@@ -145,22 +164,35 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 		 * (rwsem, rt_mutex) sleep on every contention */
 		double sleeps =
 			l->kind == LS_KIND_MUTEX ? (double)l->spin_failed : c;
+		/* under a budget (even a lock none of whose waits was
+		 * timed) times rest on the timed waits */
+		int lest = l->estimated || s->budget_pct > 0;
+		double tc = lest ? (double)l->timed_waits : c;
+		enum ls_metric_est e = lest ? LS_MEST_ESTIMATE : LS_MEST_EXACT;
+		enum ls_metric_est et = lest ? LS_MEST_TIMED : LS_MEST_EXACT;
 		const struct {
 			const char *name;
 			double v, events;
+			enum ls_metric_est est;
+			double se;
 		} m[] = {
-			{"contentions", c, c},
-			{"wait_time.total.ms", ms(l->total_ns), c},
-			{"wait_time.avg.ms", c ? ms(l->total_ns) / c : 0.0, c},
-			{"wait_time.max.ms", ms(l->max_ns), c},
-			{"spin_time.total.ms", ms(l->spin_ns), c},
-			{"sleep_time.total.ms", ms(l->sleep_ns), sleeps},
+			{"contentions", c, c, LS_MEST_EXACT, 0},
+			{"wait_time.total.ms", ms(l->total_ns), tc, e,
+			 l->total_se_ns / 1e6},
+			{"wait_time.avg.ms", c ? ms(l->total_ns) / c : 0.0, tc,
+			 e, c ? l->total_se_ns / 1e6 / c : 0.0},
+			{"wait_time.max.ms", ms(l->max_ns), tc, et, 0},
+			{"spin_time.total.ms", ms(l->spin_ns), tc, e,
+			 l->spin_se_ns / 1e6},
+			{"sleep_time.total.ms", ms(l->sleep_ns),
+			 fmin(sleeps, tc), e, l->sleep_se_ns / 1e6},
 			{"spin_failed", (double)l->spin_failed,
-			 (double)l->spin_failed},
-			{"gave_up", (double)l->gave_up, (double)l->gave_up},
-			{"peak_waiters", (double)l->peak_waiters, c},
+			 (double)l->spin_failed, LS_MEST_EXACT, 0},
+			{"gave_up", (double)l->gave_up, (double)l->gave_up,
+			 LS_MEST_EXACT, 0},
+			{"peak_waiters", (double)l->peak_waiters, c,
+			 LS_MEST_EXACT, 0},
 		};
-		struct ls_stat *x;
 
 		for (size_t j = 0; j < sizeof(m) / sizeof(*m); j++) {
 			/* spinning kinds: spin time is the wait, never sleep */
@@ -172,6 +204,8 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 				m[j].events);
 			if (!x)
 				return -ENOMEM;
+			x->est = m[j].est;
+			x->se = m[j].se;
 			if (j == PEAK_WAITERS)
 				x->type = LS_METRIC_GAUGE;
 		}
@@ -186,16 +220,24 @@ int ls_snap_stats(const struct ls_rec_snap *s, struct ls_stats *out)
 		     !add(out, l->name, (int)l->kind, "osq_bailouts",
 			  (double)l->osq_bailouts, (double)l->osq_bailouts)))
 			return -ENOMEM;
-		if (holder_metrics(out, l))
+		if (holder_metrics(out, l, lest))
 			return -ENOMEM;
 		cont += l->contentions;
 		total += l->total_ns;
+		timed += lest ? l->timed_waits : l->contentions;
+		var += l->total_se_ns * l->total_se_ns;
+		est |= lest;
 	}
 	if (cgroup_metrics(s, out))
 		return -ENOMEM;
-	if (!add(out, "", -1, "contentions", (double)cont, (double)cont) ||
-	    !add(out, "", -1, "wait_time.total.ms", ms(total), (double)cont))
+	if (!add(out, "", -1, "contentions", (double)cont, (double)cont))
 		return -ENOMEM;
+	x = add(out, "", -1, "wait_time.total.ms", ms(total),
+		(double)(est ? timed : cont));
+	if (!x)
+		return -ENOMEM;
+	x->est = est ? LS_MEST_ESTIMATE : LS_MEST_EXACT;
+	x->se = sqrt(var) / 1e6;
 	if (!s->samples)
 		return 0; /* sampler off: no shares */
 	for (unsigned i = 0; i < s->nspin; i++) {

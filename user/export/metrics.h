@@ -24,6 +24,17 @@ enum ls_metric_type {
 	LS_METRIC_GAUGE,      /* a small integer gauge (peak waiters) */
 };
 
+/* What kind of figure a metric is in one run (--budget, budget.md). */
+enum ls_metric_est {
+	LS_MEST_EXACT = 0, /* counted over every event */
+	LS_MEST_ESTIMATE,  /* an unbiased estimate from timed waits, weighted
+			    * N; its standard error in ls_stat.se (0 when
+			    * the record gives none: holder shares) */
+	LS_MEST_TIMED,	   /* of the timed waits only, unweighted (max,
+			    * chains) or not measured (tenure): comparable
+			    * with another budget run, not with an exact one */
+};
+
 /* The strings are copies in the pool of the ls_stats (or ls_cmp) that
  * holds the metric: 48 bytes and the strings' own, not 1.1 KB of fields. */
 struct ls_stat {
@@ -36,8 +47,10 @@ struct ls_stat {
 	double v;
 	/* the events the value rests on: contentions for a lock's times and
 	 * gauges, sleeps for its sleep time, sampler hits for a spin share,
-	 * the count itself for counts */
+	 * the count itself for counts; timed waits for estimated times */
 	double events;
+	enum ls_metric_est est;
+	double se; /* standard error of v in the run (LS_MEST_ESTIMATE) */
 };
 
 struct ls_stats {

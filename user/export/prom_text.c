@@ -265,51 +265,44 @@ static void self_metrics(const struct ls_prom_out *o, const struct ls_prom *p,
 		}
 	}
 
-	ls_prom_family(o, "lockscope_collections", "counter", NULL,
-		       "Reads of the BPF maps into a snapshot.");
-	ls_prom_sample_u64(o, "lockscope_collections_total", "",
+	ls_prom_single_u64(o, "lockscope_collections", "counter", NULL,
+			   "Reads of the BPF maps into a snapshot.",
 			   m->collections);
-	ls_prom_family(
+	ls_prom_single_u64(
 		o, "lockscope_collection_errors", "counter", NULL,
 		"Reads of the BPF maps that failed (the last good snapshot is "
-		"served).");
-	ls_prom_sample_u64(o, "lockscope_collection_errors_total", "",
-			   m->collection_errors);
-	ls_prom_family(
+		"served).",
+		m->collection_errors);
+	ls_prom_single_f(
 		o, "lockscope_collection_duration_seconds", "gauge", "seconds",
 		"How long the last collection took (map reads and series "
-		"assignment).");
-	ls_prom_sample_f(o, "lockscope_collection_duration_seconds", "",
-			 m->collection_s);
-	ls_prom_family(o, "lockscope_collection_interval_seconds", "gauge",
-		       "seconds", "Configured time between collections.");
-	ls_prom_sample_f(o, "lockscope_collection_interval_seconds", "",
+		"assignment).",
+		m->collection_s);
+	ls_prom_single_f(o, "lockscope_collection_interval_seconds", "gauge",
+			 "seconds", "Configured time between collections.",
 			 m->interval_s);
-	ls_prom_family(o, "lockscope_last_collection_timestamp_seconds",
-		       "gauge", "seconds",
-		       "Unix time of the last successful collection.");
-	ls_prom_sample_f(o, "lockscope_last_collection_timestamp_seconds", "",
+	ls_prom_single_f(o, "lockscope_last_collection_timestamp_seconds",
+			 "gauge", "seconds",
+			 "Unix time of the last successful collection.",
 			 m->last_collection_unix);
 
-	ls_prom_family(o, "lockscope_lock_table_entries", "gauge", NULL,
-		       "Locks in the BPF lock table (after -p/-T/-L filters).");
-	ls_prom_sample_u64(o, "lockscope_lock_table_entries", "", p->nrows);
-	ls_prom_family(o, "lockscope_lock_table_size", "gauge", NULL,
-		       "Capacity of the BPF lock table (--max-locks).");
-	ls_prom_sample_u64(o, "lockscope_lock_table_size", "",
+	ls_prom_single_u64(
+		o, "lockscope_lock_table_entries", "gauge", NULL,
+		"Locks in the BPF lock table (after -p/-T/-L filters).",
+		p->nrows);
+	ls_prom_single_u64(o, "lockscope_lock_table_size", "gauge", NULL,
+			   "Capacity of the BPF lock table (--max-locks).",
 			   m->lock_table_size);
-	ls_prom_family(
+	ls_prom_single_u64(
 		o, "lockscope_forget_after_intervals", "gauge", NULL,
 		"Collections a lock stays idle before it leaves the tables "
-		"(--forget; 0: never).");
-	ls_prom_sample_u64(o, "lockscope_forget_after_intervals", "",
-			   m->forget);
-	ls_prom_family(
+		"(--forget; 0: never).",
+		m->forget);
+	ls_prom_single_u64(
 		o, "lockscope_locks_forgotten", "counter", NULL,
 		"Idle locks that left the tables; what they counted stays in "
-		"their series.");
-	ls_prom_sample_u64(o, "lockscope_locks_forgotten_total", "",
-			   m->forgotten);
+		"their series.",
+		m->forgotten);
 	ls_prom_family(
 		o, "lockscope_locks", "gauge", NULL,
 		"Locks by where they are exported: own series, summed into the "
@@ -321,10 +314,10 @@ static void self_metrics(const struct ls_prom_out *o, const struct ls_prom *p,
 	ls_prom_sample_u64(o, "lockscope_locks", l, p->nother);
 	ls_prom_one_label(l, sizeof(l), "series", "pending");
 	ls_prom_sample_u64(o, "lockscope_locks", l, p->npending);
-	ls_prom_family(
+	ls_prom_single_u64(
 		o, "lockscope_lock_series_limit", "gauge", NULL,
-		"Most locks exported as their own series (--max-series).");
-	ls_prom_sample_u64(o, "lockscope_lock_series_limit", "", p->max_series);
+		"Most locks exported as their own series (--max-series).",
+		p->max_series);
 
 	ls_prom_family(o, "lockscope_lock_series_changes", "counter", NULL,
 		       "Locks moved from lock other into a series of their own "
@@ -367,9 +360,9 @@ static void sampler_metrics(const struct ls_prom_out *o,
 				 ? prev->func_samples[i]
 				 : 0);
 	}
-	ls_prom_family(o, "lockscope_cpu_samples", "counter", NULL,
-		       "cpu-clock samples taken by the sampler on all CPUs.");
-	ls_prom_sample_u64(o, "lockscope_cpu_samples_total", "", all);
+	ls_prom_single_u64(
+		o, "lockscope_cpu_samples", "counter", NULL,
+		"cpu-clock samples taken by the sampler on all CPUs.", all);
 	if (!s->nfuncs)
 		return;
 	ls_prom_family(
@@ -424,11 +417,11 @@ static void cost_metrics(const struct ls_prom_out *o,
 {
 	char l[128];
 
-	ls_prom_family(o, "lockscope_bpf_stats_enabled", "gauge", NULL,
-		       "1 when BPF run-time statistics (lockscope's own cost) "
-		       "are on.");
-	ls_prom_sample_u64(o, "lockscope_bpf_stats_enabled", "",
-			   m->run_stats ? 1 : 0);
+	ls_prom_single_u64(
+		o, "lockscope_bpf_stats_enabled", "gauge", NULL,
+		"1 when BPF run-time statistics (lockscope's own cost) "
+		"are on.",
+		m->run_stats ? 1 : 0);
 	if (!m->run_stats || !s->nprogs)
 		return;
 	ls_prom_family(o, "lockscope_bpf_program_runs", "counter", NULL,
@@ -465,24 +458,21 @@ static void process_metrics(const struct ls_prom_out *o,
 {
 	if (!m->have_process)
 		return;
-	ls_prom_family(
+	ls_prom_single_f(
 		o, "process_cpu_seconds", "counter", "seconds",
-		"User and system CPU time spent by lockscope's user space.");
-	ls_prom_sample_f(o, "process_cpu_seconds_total", "", m->cpu_s);
-	ls_prom_family(o, "process_resident_memory_bytes", "gauge", "bytes",
-		       "Resident memory size in bytes.");
-	ls_prom_sample_u64(o, "process_resident_memory_bytes", "",
-			   m->rss_bytes);
-	ls_prom_family(o, "process_virtual_memory_bytes", "gauge", "bytes",
-		       "Virtual memory size in bytes.");
-	ls_prom_sample_u64(o, "process_virtual_memory_bytes", "", m->vsz_bytes);
-	ls_prom_family(
+		"User and system CPU time spent by lockscope's user space.",
+		m->cpu_s);
+	ls_prom_single_u64(o, "process_resident_memory_bytes", "gauge", "bytes",
+			   "Resident memory size in bytes.", m->rss_bytes);
+	ls_prom_single_u64(o, "process_virtual_memory_bytes", "gauge", "bytes",
+			   "Virtual memory size in bytes.", m->vsz_bytes);
+	ls_prom_single_f(
 		o, "process_start_time_seconds", "gauge", "seconds",
-		"Start time of the process since the Unix epoch in seconds.");
-	ls_prom_sample_f(o, "process_start_time_seconds", "", m->start_unix);
-	ls_prom_family(o, "process_max_fds", "gauge", NULL,
-		       "Maximum number of open file descriptors.");
-	ls_prom_sample_u64(o, "process_max_fds", "", m->max_fds);
+		"Start time of the process since the Unix epoch in seconds.",
+		m->start_unix);
+	ls_prom_single_u64(o, "process_max_fds", "gauge", NULL,
+			   "Maximum number of open file descriptors.",
+			   m->max_fds);
 }
 
 /* The holder side: waits and their time by the holder's state when they

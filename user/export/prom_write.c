@@ -99,3 +99,36 @@ void ls_prom_one_label(char *buf, size_t len, const char *name, const char *val)
 	buf[0] = '\0';
 	ls_prom_label(buf, len, &off, name, val);
 }
+
+/* The header of a family of one sample, and that sample's name in @buf. */
+static const char *single(const struct ls_prom_out *o, char *buf, size_t len,
+			  const char *name, const char *type, const char *unit,
+			  const char *help)
+{
+	ls_prom_family(o, name, type, unit, help);
+	snprintf(buf, len, "%s%s", name,
+		 !strcmp(type, "counter") ? "_total"
+		 : !strcmp(type, "info")  ? "_info"
+					  : "");
+	return buf;
+}
+
+void ls_prom_single_u64(const struct ls_prom_out *o, const char *name,
+			const char *type, const char *unit, const char *help,
+			uint64_t v)
+{
+	char b[128];
+
+	ls_prom_sample_u64(o, single(o, b, sizeof(b), name, type, unit, help),
+			   "", v);
+}
+
+void ls_prom_single_f(const struct ls_prom_out *o, const char *name,
+		      const char *type, const char *unit, const char *help,
+		      double v)
+{
+	char b[128];
+
+	ls_prom_sample_f(o, single(o, b, sizeof(b), name, type, unit, help), "",
+			 v);
+}

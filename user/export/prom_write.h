@@ -25,6 +25,15 @@ void ls_prom_label(char *buf, size_t len, size_t *off, const char *name,
 /* @buf = the one label name="val". */
 void ls_prom_one_label(char *buf, size_t len, const char *name,
 		       const char *val);
+/* A family of one sample without labels: ls_prom_family() and the sample,
+ * named as @type asks ("_total" after a counter's, "_info" after an info
+ * metric's). */
+void ls_prom_single_u64(const struct ls_prom_out *o, const char *name,
+			const char *type, const char *unit, const char *help,
+			uint64_t v);
+void ls_prom_single_f(const struct ls_prom_out *o, const char *name,
+		      const char *type, const char *unit, const char *help,
+		      double v);
 void ls_prom_sample_u64(const struct ls_prom_out *o, const char *name,
 			const char *labels, uint64_t v);
 void ls_prom_sample_f(const struct ls_prom_out *o, const char *name,

@@ -40,6 +40,12 @@ struct ls_rec_lock {
 	 * has_chains 0 in older files and with --no-chains */
 	uint64_t chain_waits, chain_ns;
 	int has_chains;
+	/* --budget (record_estimate.c): times, histograms and holder states
+	 * estimated from timed waits, with these standard errors in ns; 0
+	 * when exact (and in older files) */
+	int estimated;
+	uint64_t timed_waits;
+	double total_se_ns, spin_se_ns, sleep_se_ns;
 };
 
 struct ls_rec_spin {
@@ -83,7 +89,8 @@ struct ls_rec_snap {
 	/* wait-for chain edges, sorted by from, kind, to (record_chains.c) */
 	struct ls_rec_edge *edges;
 	size_t nedges;
-	int by_cgroup; /* compare --by cgroup: metrics per lock x cgroup */
+	int by_cgroup;	   /* compare --by cgroup: metrics per lock x cgroup */
+	double budget_pct; /* --budget in force; 0: exact (or older files) */
 };
 
 /* Wait histograms of one lock class in the totals (log2 ns slots). */

@@ -69,6 +69,7 @@ static void merge_lock(struct ls_rec_lock *d, const struct ls_rec_lock *s)
 	for (size_t f = 0; f < sizeof(summed) / sizeof(*summed); f++)
 		FIELD(d, f) += FIELD(s, f);
 	ls_rec_holder_merge(d, s);
+	ls_rec_estimate_merge(d, s);
 	if (s->max_ns > d->max_ns)
 		d->max_ns = s->max_ns;
 	/* peaks of different locks do not add up: keep the highest */

@@ -96,6 +96,15 @@ int ls_rec_read_chains(struct ls_rd *rd, struct json_object *lock,
 void ls_rec_chains_merge(struct ls_rec_snap *s);
 void ls_rec_chains_free(struct ls_rec_snap *s);
 
+/* --budget's estimate fields of lock row @o into @l (record_estimate.c):
+ * optional, 0 or -EINVAL; merged over a class, variances adding up. */
+int ls_rec_read_estimate(struct ls_rd *rd, struct json_object *o,
+			 const char *path, struct ls_rec_lock *l);
+void ls_rec_estimate_merge(struct ls_rec_lock *d, const struct ls_rec_lock *s);
+/* The snapshot's "budget.budget_pct" into @s (optional); 0 or -EINVAL. */
+int ls_rec_read_budget(struct ls_rd *rd, struct json_object *snap,
+		       const char *path, struct ls_rec_snap *s);
+
 /* The field readers every part shares (record_fields.c). */
 /* Write a reason; returns -EINVAL. */
 int ls_rd_bad(struct ls_rd *rd, const char *fmt, ...)

@@ -138,7 +138,8 @@ static int read_lock(struct ls_rd *rd, struct json_object *o, const char *path,
 		if (err)
 			return err;
 	}
-	return ls_rec_read_holder(rd, o, path, l);
+	err = ls_rec_read_estimate(rd, o, path, l);
+	return err ? err : ls_rec_read_holder(rd, o, path, l);
 }
 
 /* Room for one more lock row in @s (zeroed); NULL when out of memory. */
@@ -302,6 +303,8 @@ static int read_snap(struct ls_rd *rd, struct json_object *o, const char *path,
 			return err;
 	}
 	err = read_sampler(rd, o, path, s);
+	if (!err)
+		err = ls_rec_read_budget(rd, o, path, s);
 	if (err)
 		return err;
 	return read_locks(rd, o, path, s, sp, hists);

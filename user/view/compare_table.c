@@ -12,13 +12,54 @@ static const char *const presence_names[] = {
 	[LS_CMP_ONLY_NEW] = "only_new",
 };
 
-/* "12901", or "-" when no run of the side has the metric */
+static const char *const est_names[] = {
+	[LS_MEST_EXACT] = "exact",
+	[LS_MEST_ESTIMATE] = "estimate",
+	[LS_MEST_TIMED] = "timed",
+};
+
+/* "12901", "~12901" (an estimate), or "-" when no run of the side has
+ * the metric */
 static const char *mean_cell(char *b, size_t n, const struct ls_cmp_row *r,
 			     int side)
 {
+	char v[32];
+
 	if (!r->present[side])
 		return "-";
-	return ls_fmt_num(b, n, r->mean[side]);
+	snprintf(b, n, "%s%s", r->est[side] != LS_MEST_EXACT ? "~" : "",
+		 ls_fmt_num(v, sizeof(v), r->mean[side]));
+	return b;
+}
+
+const char *ls_cmp_est_text(char *b, size_t n, const struct ls_cmp_row *r,
+			    int side)
+{
+	if (!r->present[side] || r->est[side] == LS_MEST_EXACT)
+		return "";
+	if (r->est[side] == LS_MEST_TIMED)
+		return "timed waits";
+	if (!(r->se[side] > 0))
+		return "estimate";
+	snprintf(b, n, "se \u00b1%.1f%%",
+		 ls_sd_pct(r->mean[side], r->se[side]));
+	return b;
+}
+
+/* "  ~ base se ±1.2%, new timed waits": what the row's estimates are */
+static void est_note(FILE *f, const struct ls_cmp_row *r)
+{
+	char b[2][32];
+	const char *t[2] = {ls_cmp_est_text(b[0], sizeof(b[0]), r, 0),
+			    ls_cmp_est_text(b[1], sizeof(b[1]), r, 1)};
+
+	if (!*t[0] && !*t[1])
+		return;
+	fputs("  ~", f);
+	for (int s = 0; s < 2; s++)
+		if (*t[s])
+			fprintf(f, "%s %s %s", s && *t[0] ? "," : "",
+				s ? "new" : "base", t[s]);
 }
 
 /* " ±  3%", or blanks for a single run or a missing side */
@@ -150,6 +191,24 @@ static void one_sided(FILE *f, const struct ls_cmp *c,
 		fputc('\n', f);
 }
 
+/* Which runs were made under --budget, and what that does to the test. */
+static void budget_note(FILE *f, const struct ls_cmp *c)
+{
+	if (!c->budget_runs[0] && !c->budget_runs[1])
+		return;
+	fprintf(f,
+		"~ estimated under --budget (in %zu of %zu base runs, %zu of "
+		"%zu new): each run's standard error joins its side's "
+		"variance in the test.\n",
+		c->budget_runs[0], c->runs[0], c->budget_runs[1], c->runs[1]);
+	if (c->budget_runs[0] < c->runs[0] || c->budget_runs[1] < c->runs[1])
+		fprintf(f,
+			"mixed: exact runs and budget runs; %zu metric%s of "
+			"the timed waits only (max, tenure, chains) not "
+			"compared.\n",
+			c->nmixed, c->nmixed == 1 ? "" : "s");
+}
+
 void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 		       const struct ls_cmp_input in[2])
 {
@@ -177,7 +236,7 @@ void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 
 		if (!shown(r))
 			continue;
-		fprintf(f, "%10s%s %10s %10s%s  %-28s %6s %-9s %s\n",
+		fprintf(f, "%10s%s %10s %10s%s  %-28s %6s %-9s %s",
 			mean_cell(b0, sizeof(b0), r, 0),
 			sd_cell(s0, sizeof(s0), c, r, 0),
 			ls_cmp_change_text(ch, sizeof(ch), r),
@@ -186,6 +245,8 @@ void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 			ls_cmp_effect_text(ef, sizeof(ef), r),
 			p_cell(pa, sizeof(pa), r->res.p_adj),
 			ls_verdict_name(r->res.verdict), r->id.key);
+		est_note(f, r);
+		fputc('\n', f);
 		nshown++;
 	}
 	if (!nshown)
@@ -215,6 +276,7 @@ void ls_cmp_print_text(FILE *f, const struct ls_cmp *c,
 			"wait time on both sides left out (--min-share).\n",
 			c->nminor_locks, c->nminor_locks == 1 ? "" : "s",
 			c->min_share);
+	budget_note(f, c);
 	one_sided(f, c, LS_CMP_ONLY_BASE, "only in base:");
 	one_sided(f, c, LS_CMP_ONLY_NEW, "only in new:");
 }
@@ -224,7 +286,8 @@ static struct json_object *num(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-static struct json_object *side_json(const struct ls_cmp_input *in)
+static struct json_object *side_json(const struct ls_cmp_input *in,
+				     size_t budget_runs)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *files = json_object_new_array();
@@ -248,6 +311,8 @@ static struct json_object *side_json(const struct ls_cmp_input *in)
 		json_object_array_add(files, r);
 	}
 	json_object_object_add(o, "runs", json_object_new_uint64(in->n));
+	json_object_object_add(o, "budget_runs",
+			       json_object_new_uint64(budget_runs));
 	json_object_object_add(o, "records", files);
 	return o;
 }
@@ -271,8 +336,8 @@ struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
 			       json_object_new_int(LS_STATS_MIN_RUNS));
 	json_object_object_add(o, "min_events",
 			       json_object_new_int(LS_CMP_MIN_EVENTS));
-	json_object_object_add(o, "base", side_json(&in[0]));
-	json_object_object_add(o, "new", side_json(&in[1]));
+	json_object_object_add(o, "base", side_json(&in[0], c->budget_runs[0]));
+	json_object_object_add(o, "new", side_json(&in[1], c->budget_runs[1]));
 	for (size_t i = 0; i < c->n; i++) {
 		const struct ls_cmp_row *r = &c->rows[i];
 		struct json_object *j = json_object_new_object();
@@ -312,6 +377,17 @@ struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
 			json_object_new_string(r->id.type == LS_METRIC_GAUGE
 						       ? "gauge"
 						       : "amount"));
+		for (int sd = 0; sd < 2; sd++) {
+			char k[24];
+
+			snprintf(k, sizeof(k), "%s_estimate",
+				 sd ? "new" : "base");
+			json_object_object_add(
+				j, k,
+				json_object_new_string(est_names[r->est[sd]]));
+			snprintf(k, sizeof(k), "%s_se", sd ? "new" : "base");
+			json_object_object_add(j, k, num(r->se[sd]));
+		}
 		json_object_object_add(j, "base_events", num(r->events[0]));
 		json_object_object_add(j, "new_events", num(r->events[1]));
 		json_object_object_add(
@@ -346,6 +422,7 @@ struct json_object *ls_cmp_to_json(const struct ls_cmp *c,
 	json_object_object_add(o, "tested", json_object_new_uint64(c->ntested));
 	json_object_object_add(o, "few_events",
 			       json_object_new_uint64(c->nfew_events));
+	json_object_object_add(o, "mixed", json_object_new_uint64(c->nmixed));
 	json_object_object_add(o, "rows", rows);
 	return o;
 }
@@ -362,7 +439,8 @@ void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c)
 		   "present,change_pct,new_mean,new_stddev_pct,new_runs_"
 		   "present,presence,minor,changed,regressed,effect_pct,effect_"
 		   "lo_pct,"
-		   "effect_hi_pct,p,p_adj,verdict\n");
+		   "effect_hi_pct,p,p_adj,verdict,base_estimate,base_se,new_"
+		   "estimate,new_se\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct ls_cmp_row *r = &c->rows[i];
 		char a[32], b[32], d[32], e[32], g[32], x[5][32];
@@ -387,12 +465,16 @@ void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c)
 				   ls_sd_pct(r->mean[1], r->sd[1])),
 			r->present[1], presence_names[r->presence], r->minor,
 			r->changed, r->regressed);
-		fprintf(f, ",%s,%s,%s,%s,%s,%s\n",
+		fprintf(f, ",%s,%s,%s,%s,%s,%s",
 			opt_num(x[0], sizeof(x[0]), r->res.effect_pct),
 			opt_num(x[1], sizeof(x[1]), r->res.lo_pct),
 			opt_num(x[2], sizeof(x[2]), r->res.hi_pct),
 			opt_num(x[3], sizeof(x[3]), r->res.p),
 			opt_num(x[4], sizeof(x[4]), r->res.p_adj),
 			ls_verdict_name(r->res.verdict));
+		fprintf(f, ",%s,%s,%s,%s\n", est_names[r->est[0]],
+			ls_fmt_num(a, sizeof(a), r->se[0]),
+			est_names[r->est[1]],
+			ls_fmt_num(b, sizeof(b), r->se[1]));
 	}
 }

@@ -26,6 +26,12 @@ const char *ls_cmp_change_text(char *b, size_t n, const struct ls_cmp_row *r);
 /* "+12.3% [+8.1%, +16.4%]" in @b (or a fixed "-" / "(base 0)" when the
  * metric was not tested, or its lock is new); returns the text. */
 const char *ls_cmp_effect_text(char *b, size_t n, const struct ls_cmp_row *r);
+/* What side @side's figure of row @r is under --budget, in @b: "" when
+ * exact, "se ±1.2%" (its runs' standard error, percent of the mean),
+ * "estimate" (no standard error in the records) or "timed waits" (of the
+ * timed waits only); the marker "~" beside a mean says it is not "". */
+const char *ls_cmp_est_text(char *b, size_t n, const struct ls_cmp_row *r,
+			    int side);
 /* Every row, one line each, with a header line. */
 void ls_cmp_print_csv(FILE *f, const struct ls_cmp *c);
 

@@ -48,9 +48,18 @@ static void side(FILE *f, const struct ls_cmp_input *in, int s)
 static void cell_side(FILE *f, const struct ls_cmp *c,
 		      const struct ls_cmp_row *r, int s)
 {
-	char b[32];
+	char b[32], e[32];
+	const char *est = ls_cmp_est_text(e, sizeof(e), r, s);
 
-	fprintf(f, "<td>%s</td>", ls_fmt_num(b, sizeof(b), r->mean[s]));
+	/* an estimate under --budget: "~", its standard error below */
+	fprintf(f, "<td>%s%s", *est ? "~" : "",
+		ls_fmt_num(b, sizeof(b), r->mean[s]));
+	if (*est) {
+		fputs("<br><small>", f);
+		ls_html_text(f, est);
+		fputs("</small>", f);
+	}
+	fputs("</td>", f);
 	if (c->runs[s] > 1 && r->present[s])
 		fprintf(f, "<td>&#177;%.0f%%</td>",
 			ls_sd_pct(r->mean[s], r->sd[s]));
@@ -69,7 +78,8 @@ static void change_table(FILE *f, const struct ls_cmp *c)
 		"%.2g (the 95%% interval excludes 0) and |effect| beyond "
 		"--threshold %.3g%%; %zu got worse (every metric is "
 		"lower-is-better). Marked rows: <span class=\"regressed\">"
-		"worse</span>, better.</p>\n"
+		"worse</span>, better. ~: estimated under --budget, its "
+		"standard error part of the test.</p>\n"
 		"<table class=\"changes\">\n<tr><th class=\"l\">metric</th>"
 		"<th>base</th><th>%%stddev</th><th>new</th><th>%%stddev</th>"
 		"<th>%%change</th><th>effect [95%% interval]</th>"
