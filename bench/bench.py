@@ -13,7 +13,9 @@ Phases (all by default; pick with --phases):
             at several thread counts (ns per run against the event rate);
             on netlink, in the same rounds, bpftrace's programs under the
             same stats: the same aggregation, and the minimal one issue
-            15 compares with (lockscope's ns per run as a ratio to it).
+            15 compares with (lockscope's ns per run as a ratio to it);
+            in the same rounds, the floor (bench/floor.py): an empty
+            program and one with one clock read on the same tracepoints.
   agent     the agent's CPU and RSS at a 1 s refresh against the number
             of contended locks (1k, 10k, 100k by default, the lock table
             sized with --max-locks to hold them): once with every lock
@@ -49,6 +51,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_rates  # noqa: E402
 import curves  # noqa: E402
+import floor  # noqa: E402
 import mapfill  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -510,6 +513,7 @@ def phase_cost(args, res, tmp):
     ref = {"full": [], "minimal": []}
     ref_rate = {"full": [], "minimal": []}
     pairs = []  # (lockscope all programs, minimal bpftrace), same round
+    floor_pairs = {}  # workload: [(lockscope, floor)], same rounds
     for w in args.workloads:
         per, curve[w] = {}, []
         for li, level in enumerate(COST_LEVELS[w]):
@@ -518,11 +522,19 @@ def phase_cost(args, res, tmp):
             for _ in range(rounds):
                 for pre, opt in variants if li == 0 else variants[:1]:
                     got, rate = lockscope_cost_run(args, w, level, opt)
+                    if not pre:
+                        got_exact = got
                     if li == 0:
                         for k, v in got.items():
                             per.setdefault(pre + k, []).append(v)
                     if not pre:
                         pts.append((rate, got["all programs"][0]))
+                if li == 0:  # the floor, in the same round
+                    fl = floor.run(lambda: subprocess.run(
+                        WORKLOADS[w][0](args.secs, level), check=True,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                        timeout=args.secs + 60))
+                    floor_pairs.setdefault(w, []).append((got_exact, fl))
                 if li == 0 and w == "netlink":
                     mn, mr = bpftrace_cost_run(args, BPFTRACE_MIN_PROG, tmp)
                     fl, fr = bpftrace_cost_run(args, BPFTRACE_PROG, tmp)
@@ -574,6 +586,7 @@ def phase_cost(args, res, tmp):
             "starts with cold caches; compare figures at similar rates)")
     for line in curves.cost_growth(curve):
         say(line)
+    out["floor"] = floor.report(floor_pairs, say)
     out["curve"] = curve
     res["cost"] = out
 
