@@ -6,6 +6,7 @@ Phases (all by default; pick with --phases):
   overhead  contention workloads with no observer, lockscope (all sources,
             tracepoints only, sampler only) and reference observers
             (bpftrace doing the same aggregation, perf lock record),
+            lockscope --budget 1 too,
             interleaved over rounds with the order rotated each round;
             throughput of each as a ratio to no observer in the same round.
   cost      mean ns per BPF program run (BPF run-time stats, lockscope
@@ -16,6 +17,9 @@ Phases (all by default; pick with --phases):
             15 compares with (lockscope's ns per run as a ratio to it);
             in the same rounds, the floor (bench/floor.py): an empty
             program and one with one clock read on the same tracepoints.
+  budget    exact mode and --budget 1 interleaved under each workload:
+            BPF CPU share of the machine and ns per run
+            (bench/budget_phase.py).
   agent     the agent's CPU and RSS at a 1 s refresh against the number
             of contended locks (1k, 10k, 100k by default, the lock table
             sized with --max-locks to hold them): once with every lock
@@ -50,6 +54,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_rates  # noqa: E402
+import budget_phase  # noqa: E402
 import curves  # noqa: E402
 import floor  # noqa: E402
 import mapfill  # noqa: E402
@@ -250,6 +255,8 @@ def observer_configs(tmp):
         "lockscope -F 0": (top + ["-F", "0"], r"lockscope top -"),
         "lockscope --no-tracepoints": (top + ["--no-tracepoints"],
                                        r"lockscope top -"),
+        "lockscope --budget 1": (top + ["--budget", "1"],
+                                 r"lockscope top -"),
         "lockscope --hold": ([LS, "hist", "--hold"],
                              r"tracing lock contention"),
         "bpftrace": (["bpftrace", bt], r"Attaching"),
@@ -264,6 +271,7 @@ CONFIG_NOTES = {
     "lockscope": "lockscope top -b -i 1: tracepoints + cpu sampler (99 Hz)",
     "lockscope -F 0": "tracepoints only",
     "lockscope --no-tracepoints": "cpu sampler only",
+    "lockscope --budget 1": "all sources under a 1% CPU budget",
     "lockscope --hold": "lockscope hist --hold: all sources, plus hold "
                         "times (probes on lock/unlock functions)",
     "bpftrace": "bpftrace: per-lock count and wait time, begin/end by tid",
@@ -413,6 +421,7 @@ def phase_overhead(args, res, tmp):
         say("note: processes not started by this bench ran during %d of %d "
             "runs: %s" % (sum(1 for o, _ in foreign if o), len(foreign),
                           ", ".join(busy)))
+    budget_phase.throughput_targets(out, say)
     res["overhead"] = {"rounds": args.rounds, "secs": args.secs,
                        "rounds_used": kept, "max_foreign_cpu": args.max_foreign,
                        "configs": {c: CONFIG_NOTES[c] for c in names},
@@ -885,8 +894,8 @@ def main():
     # BENCH_QUICK=1: the curve phases, short and once each (a check of the
     # bench itself, not figures to quote); explicit options still win
     quick = os.environ.get("BENCH_QUICK") == "1"
-    ap.add_argument("--phases", default="cost,agent,startup" if quick else
-                    "overhead,cost,agent,startup,compare")
+    ap.add_argument("--phases", default="cost,budget,agent,startup" if quick
+                    else "overhead,cost,budget,agent,startup,compare")
     ap.add_argument("--rounds", type=int,
                     default=int(os.environ.get("BENCH_ROUNDS",
                                                2 if quick else 5)))
@@ -943,6 +952,8 @@ def main():
         for ph in args.phases.split(","):
             t = time.monotonic()
             {"overhead": phase_overhead, "cost": phase_cost,
+             "budget": lambda a, r, t: budget_phase.phase(
+                 a, r, LS, WORKLOADS, say, note),
              "agent": phase_agent, "startup": phase_startup,
              "compare": phase_compare}[ph](args, res, tmp)
             note("%s took %.0f s" % (ph, time.monotonic() - t))
