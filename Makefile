@@ -140,6 +140,15 @@ $(BUILD)/%_compat.skel.h: $(BUILD)/%_compat.bpf.o $(BUILD)/%.skel.h
 	$(Q)rm -f $@.layout
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_compat_bpf > $@.tmp && mv $@.tmp $@
 
+# make bench's floor: stripped programs on the same tracepoints, and their
+# loader (bench/floor.py).
+BENCH_FLOOR := $(BUILD)/floor.bpf.o $(BUILD)/floor_load
+$(BUILD)/floor.bpf.o: bench/floor.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+	$(call BPF_BUILD,)
+
+$(BUILD)/floor_load: bench/floor_load.c | $(BUILD)
+	$(call say,CC,$<)$(CC) $(CFLAGS) -o $@ $< -lbpf -lelf -lz
+
 # The skeletons are generated: the collector's objects wait for them.
 $(COLLECT_OBJS): $(BUILD)/lockscope.skel.h $(BUILD)/owner.skel.h \
 	$(BUILD)/hold.skel.h $(BUILD)/lockscope_compat.skel.h \
@@ -191,7 +200,7 @@ guest-arm64:
 	$(MAKE) ARCH=arm64 BUILD=build-arm64 LOCKSCOPE=build-arm64/lockscope \
 		$(GUEST_ARM64)
 
-tests-build: lockscope $(UNIT_BINS) $(WORKLOADS) fuzz-build $(GUEST_ARM64_IF_CC)
+tests-build: lockscope $(UNIT_BINS) $(WORKLOADS) $(BENCH_FLOOR) fuzz-build $(GUEST_ARM64_IF_CC)
 
 # libFuzzer harnesses (clang, ASan + UBSan) over the pure C parts: the
 # kallsyms parser and file reader, the command line, the record reader.
@@ -223,7 +232,7 @@ fuzz: fuzz-build
 
 # Overhead next to reference observers, self-cost, agent CPU/RSS, start-up
 # time: not part of the test suite (minutes, and needs a quiet machine).
-bench: lockscope $(WORKLOADS)
+bench: lockscope $(WORKLOADS) $(BENCH_FLOOR)
 	python3 bench/bench.py
 
 # Ten minutes under load, RSS and map fill every minute (SOAK_MINUTES).
@@ -284,7 +293,7 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/lockscope
 
 FORMAT_FILES = $(wildcard bpf/*.c bpf/*.h user/*/*.c user/*/*.h \
-	tests/unit/*/*.c tests/fuzz/*.c tests/workloads/*.c)
+	tests/unit/*/*.c tests/fuzz/*.c tests/workloads/*.c bench/*.c)
 
 format:
 	clang-format -i $(FORMAT_FILES)

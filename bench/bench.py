@@ -6,6 +6,7 @@ Phases (all by default; pick with --phases):
   overhead  contention workloads with no observer, lockscope (all sources,
             tracepoints only, sampler only) and reference observers
             (bpftrace doing the same aggregation, perf lock record),
+            lockscope --budget 1 too,
             interleaved over rounds with the order rotated each round;
             throughput of each as a ratio to no observer in the same round.
   cost      mean ns per BPF program run (BPF run-time stats, lockscope
@@ -13,7 +14,12 @@ Phases (all by default; pick with --phases):
             at several thread counts (ns per run against the event rate);
             on netlink, in the same rounds, bpftrace's programs under the
             same stats: the same aggregation, and the minimal one issue
-            15 compares with (lockscope's ns per run as a ratio to it).
+            15 compares with (lockscope's ns per run as a ratio to it);
+            in the same rounds, the floor (bench/floor.py): an empty
+            program and one with one clock read on the same tracepoints.
+  budget    exact mode and --budget 1 interleaved under each workload:
+            BPF CPU share of the machine and ns per run
+            (bench/budget_phase.py).
   agent     the agent's CPU and RSS at a 1 s refresh against the number
             of contended locks (1k, 10k, 100k by default, the lock table
             sized with --max-locks to hold them): once with every lock
@@ -48,7 +54,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_rates  # noqa: E402
+import budget_phase  # noqa: E402
 import curves  # noqa: E402
+import floor  # noqa: E402
 import mapfill  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -247,6 +255,8 @@ def observer_configs(tmp):
         "lockscope -F 0": (top + ["-F", "0"], r"lockscope top -"),
         "lockscope --no-tracepoints": (top + ["--no-tracepoints"],
                                        r"lockscope top -"),
+        "lockscope --budget 1": (top + ["--budget", "1"],
+                                 r"lockscope top -"),
         "lockscope --hold": ([LS, "hist", "--hold"],
                              r"tracing lock contention"),
         "bpftrace": (["bpftrace", bt], r"Attaching"),
@@ -261,6 +271,7 @@ CONFIG_NOTES = {
     "lockscope": "lockscope top -b -i 1: tracepoints + cpu sampler (99 Hz)",
     "lockscope -F 0": "tracepoints only",
     "lockscope --no-tracepoints": "cpu sampler only",
+    "lockscope --budget 1": "all sources under a 1% CPU budget",
     "lockscope --hold": "lockscope hist --hold: all sources, plus hold "
                         "times (probes on lock/unlock functions)",
     "bpftrace": "bpftrace: per-lock count and wait time, begin/end by tid",
@@ -410,6 +421,7 @@ def phase_overhead(args, res, tmp):
         say("note: processes not started by this bench ran during %d of %d "
             "runs: %s" % (sum(1 for o, _ in foreign if o), len(foreign),
                           ", ".join(busy)))
+    budget_phase.throughput_targets(out, say)
     res["overhead"] = {"rounds": args.rounds, "secs": args.secs,
                        "rounds_used": kept, "max_foreign_cpu": args.max_foreign,
                        "configs": {c: CONFIG_NOTES[c] for c in names},
@@ -510,6 +522,7 @@ def phase_cost(args, res, tmp):
     ref = {"full": [], "minimal": []}
     ref_rate = {"full": [], "minimal": []}
     pairs = []  # (lockscope all programs, minimal bpftrace), same round
+    floor_pairs = {}  # workload: [(lockscope, floor)], same rounds
     for w in args.workloads:
         per, curve[w] = {}, []
         for li, level in enumerate(COST_LEVELS[w]):
@@ -518,11 +531,19 @@ def phase_cost(args, res, tmp):
             for _ in range(rounds):
                 for pre, opt in variants if li == 0 else variants[:1]:
                     got, rate = lockscope_cost_run(args, w, level, opt)
+                    if not pre:
+                        got_exact = got
                     if li == 0:
                         for k, v in got.items():
                             per.setdefault(pre + k, []).append(v)
                     if not pre:
                         pts.append((rate, got["all programs"][0]))
+                if li == 0:  # the floor, in the same round
+                    fl = floor.run(lambda: subprocess.run(
+                        WORKLOADS[w][0](args.secs, level), check=True,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                        timeout=args.secs + 60))
+                    floor_pairs.setdefault(w, []).append((got_exact, fl))
                 if li == 0 and w == "netlink":
                     mn, mr = bpftrace_cost_run(args, BPFTRACE_MIN_PROG, tmp)
                     fl, fr = bpftrace_cost_run(args, BPFTRACE_PROG, tmp)
@@ -574,6 +595,7 @@ def phase_cost(args, res, tmp):
             "starts with cold caches; compare figures at similar rates)")
     for line in curves.cost_growth(curve):
         say(line)
+    out["floor"] = floor.report(floor_pairs, say)
     out["curve"] = curve
     res["cost"] = out
 
@@ -872,8 +894,8 @@ def main():
     # BENCH_QUICK=1: the curve phases, short and once each (a check of the
     # bench itself, not figures to quote); explicit options still win
     quick = os.environ.get("BENCH_QUICK") == "1"
-    ap.add_argument("--phases", default="cost,agent,startup" if quick else
-                    "overhead,cost,agent,startup,compare")
+    ap.add_argument("--phases", default="cost,budget,agent,startup" if quick
+                    else "overhead,cost,budget,agent,startup,compare")
     ap.add_argument("--rounds", type=int,
                     default=int(os.environ.get("BENCH_ROUNDS",
                                                2 if quick else 5)))
@@ -930,6 +952,8 @@ def main():
         for ph in args.phases.split(","):
             t = time.monotonic()
             {"overhead": phase_overhead, "cost": phase_cost,
+             "budget": lambda a, r, t: budget_phase.phase(
+                 a, r, LS, WORKLOADS, say, note),
              "agent": phase_agent, "startup": phase_startup,
              "compare": phase_compare}[ph](args, res, tmp)
             note("%s took %.0f s" % (ph, time.monotonic() - t))

@@ -299,8 +299,7 @@ static __always_inline int task_waits_on(__u32 tid, __u64 lock)
 /* A wait dropped without its end: it no longer waits. */
 static __always_inline void drop_waiter(struct ls_wait *w)
 {
-	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
-	struct ls_lock_stats *s = stats_find(&key);
+	struct ls_lock_stats *s = wait_stats(w);
 
 	if (s)
 		__sync_fetch_and_add(&s->waiters, -1);
@@ -379,8 +378,7 @@ static __always_inline void spin_failed_time(struct ls_lock_stats *s, __u64 dt,
 static __always_inline struct ls_lock_stats *spin_failed(struct ls_wait *w,
 							 __u64 *now)
 {
-	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
-	struct ls_lock_stats *s = stats_find(&key);
+	struct ls_lock_stats *s = wait_stats(w);
 	__u64 from = w->phase_ns;
 	__u32 wt = w->weight;
 
@@ -564,6 +562,7 @@ static __always_inline int begin_wait(void *ctx, __u64 id, __u64 lock,
 	top->hstack = hstack;
 	top->kind = kind;
 	top->weight = wt;
+	top->row = s ? s->slot + 1 : 0;
 	top->phase = (flags & LS_LCB_SPIN) || LS_KIND_IS_SPINNING(kind)
 			     ? LS_PHASE_SPIN
 			     : LS_PHASE_SLEEP;
@@ -653,8 +652,7 @@ static __always_inline int pop_wait(struct ls_waits *ws, __u64 lock, __u32 tid,
 static __always_inline void record(void *ctx, struct ls_wait *w, __u64 now,
 				   long ret, __u32 tid)
 {
-	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
-	struct ls_lock_stats *s = stats_find(&key);
+	struct ls_lock_stats *s = wait_stats(w);
 	__u64 dur = now - w->start_ns, dp = now - w->phase_ns, wt = w->weight;
 	struct ls_lock_hists *h;
 

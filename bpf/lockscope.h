@@ -312,6 +312,10 @@ struct ls_wait {
 	__u8 chain_flags; /* LS_CF_* */
 	__u8 chain_state; /* enum ls_holder: the root lock's holder */
 	__u8 chain_kinds; /* LS_CHAIN_KINDS(next kind, root kind) */
+	/* the lock's row in lock_rows when the wait began, + 1 (0: none):
+	 * the end finds its figures without a lock_stats look-up */
+	__u32 row;
+	__u32 pad0;
 };
 
 /* task_state value (key: __u32 tid) and cpu_state value. */
@@ -687,8 +691,8 @@ _Static_assert(LS_SPIN_FUNC_OTHER >= LS_MAX_SPIN_RANGES &&
 _Static_assert(sizeof(struct ls_lock_key) == 16, "ls_lock_key layout");
 _Static_assert(sizeof(struct ls_caller_key) == 16, "ls_caller_key layout");
 _Static_assert(sizeof(struct ls_caller_val) == 16, "ls_caller_val layout");
-_Static_assert(sizeof(struct ls_wait) == 72, "ls_wait layout");
-_Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 72, "ls_waits layout");
+_Static_assert(sizeof(struct ls_wait) == 80, "ls_wait layout");
+_Static_assert(sizeof(struct ls_waits) == 8 + LS_DEPTH * 80, "ls_waits layout");
 _Static_assert(sizeof(struct ls_probe_task) == 56, "ls_probe_task layout");
 _Static_assert(sizeof(struct ls_spin_range) == 24, "ls_spin_range layout");
 _Static_assert(sizeof(struct ls_spin_key) == 8, "ls_spin_key layout");

@@ -123,6 +123,28 @@ stats_find(const struct ls_lock_key *k)
 	return &row->st;
 }
 
+/*
+ * The figures of wait @w's lock: through the row it began on while that row
+ * is still the lock's (user space clears a forgotten row's address when it
+ * deletes its entry), else through lock_stats.  NULL if it has none.
+ */
+static __always_inline struct ls_lock_stats *wait_stats(const struct ls_wait *w)
+{
+	struct ls_lock_key key = {.addr = w->addr, .kind = w->kind};
+	__u32 slot = w->row - 1;
+	struct ls_lock_row *row;
+
+	if (w->row) {
+		row = bpf_map_lookup_elem(&lock_rows, &slot);
+		if (row && row->key.addr == w->addr &&
+		    row->key.kind == w->kind) {
+			barrier_var(row);
+			return &row->st;
+		}
+	}
+	return stats_find(&key);
+}
+
 /* The histograms of the lock whose figures are @s. */
 static __always_inline struct ls_lock_hists *hists_of(struct ls_lock_stats *s)
 {

@@ -67,10 +67,31 @@ assert "with all locks" in curves.agent_growth(table)[-1], curves.agent_growth(t
 changed = {"1000": run(1000, 0.4, 0.05), "10000": run(10000, 3.0, 0.06)}
 assert "with changed locks" in curves.agent_growth(changed)[-1]
 assert len(curves.panels({"agent": changed})) == 2
+
+# the floor's ratios and verdict from hand-made rounds: lockscope's ns per
+# run over the floor's of the same round, the median of the rounds
+import floor
+def fl(e, c):
+    return {"empty": (e, 10), "clock": (c, 10), "empty_begin": (e, 5),
+            "empty_end": (e, 5), "clock_begin": (c, 5), "clock_end": (c, 5)}
+def ls(b, e, a):
+    return {"begin_btf": (b, 5), "end_btf": (e, 5), "all programs": (a, 10)}
+said = []
+got = floor.report({"netlink": [(ls(120, 100, 110), fl(40, 80)),
+                                (ls(90, 90, 90), fl(40, 60)),
+                                (ls(300, 300, 300), fl(40, 100))]},
+                   said.append)
+r = got["netlink"]["all programs"]["ratio_clock"]
+assert [round(x, 3) for x in r] == [1.375, 1.5, 3.0], r
+assert got["netlink"]["clock_ns"] == 80 and got["netlink"]["empty_ns"] == 40
+assert "median 1.50x (target <= 1.5x: met)" in said[-1], said[-1]
+got = floor.report({"netlink": [(ls(200, 200, 200), fl(40, 80))]},
+                   said.append)
+assert "2.50x (target <= 1.5x: missed)" in said[-1], said[-1]
 print("ok")
 EOF
 ); then
-	pass "bench: fits exact, SVG chart well-formed with a marker per point, growth statements follow the data"
+	pass "bench: fits exact, SVG chart well-formed with a marker per point, growth statements follow the data, floor ratios per round"
 else
 	fail "bench: svgplot/curves check: $out"
 fi
