@@ -116,10 +116,21 @@ static int run_batch(struct top_run *r)
 	const struct ls_opts *o = r->o;
 	uint32_t frames = 0;
 	int err = 0;
+	/* frames keep time: each is due one interval after the one before
+	 * was due, not after it was printed (a read of a big table would
+	 * otherwise push every later frame back by its own length) */
+	uint64_t due = r->prev.mono_ns;
 
 	while (!ls_stop) {
-		int last = ls_wait(frame_wait(o->interval, frames), &r->child);
+		uint64_t now = mono_ns();
+		int last;
 		char cost[LS_TOP_LINE];
+
+		due += (uint64_t)(frame_wait(o->interval, frames) * 1e9);
+		if (due < now && now - due > (uint64_t)(o->interval * 1e9))
+			due = now; /* more than a frame behind: start again */
+		last = ls_wait(due > now ? (double)(due - now) / 1e9 : 0,
+			       &r->child);
 
 		err = next_frame(r);
 		if (err)
