@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/whatif-error-rates.sh [N] - the error rates of lockscope whatif's
+# [WIF_ROUNDS=R] bench/whatif-error-rates.sh [N] - the error rates of lockscope whatif's
 # verdict on this machine, N trials each (default 10):
 #   A/A: --placebo on whatif_hammer's file.f_pos_lock (the schedule runs, nothing
 #        is injected): "not on it" or "cannot tell" is right;
@@ -14,8 +14,10 @@ LS=$root/lockscope
 H=$root/build/whatif_hammer
 out=$root/bench/results/whatif-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-# whatif's defaults: delays sized by the pre-run, 2 rounds
-args=(--yes-perturb --json -L f_pos_lock --metric ops)
+# whatif's defaults: delays sized by the pre-run, 3 rounds (WIF_ROUNDS=N:
+# N rounds)
+args=(--yes-perturb --json -L f_pos_lock --metric ops
+	${WIF_ROUNDS:+--rounds "$WIF_ROUNDS"})
 for arm in aa power; do
 	for i in $(seq "$N"); do
 		extra=()
