@@ -33,6 +33,9 @@ struct ls_ident_ent {
 	uint64_t gen_off;
 	uint32_t gen_size;
 	int gen;
+	/* the (interned) caller whose type was last tried: a failed BTF
+	 * search is not redone for the same caller at every read */
+	const char *gen_tried;
 };
 
 static size_t key_hash(const struct ls_lock_key *k)
@@ -268,8 +271,10 @@ void ls_names_row(struct ls_collector *c, struct ls_row *row)
 	}
 	if (!e->final)
 		resolve(c, e);
-	if (e->gen && row->ncallers)
+	if (e->gen && row->ncallers && row->callers[0].fn != e->gen_tried) {
+		e->gen_tried = row->callers[0].fn;
 		infer_generic(c, e, row->callers[0].fn);
+	}
 	if (e->origin) {
 		memcpy(row->cls, e->cls, sizeof(row->cls));
 		row->origin = e->origin;
