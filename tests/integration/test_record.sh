@@ -112,8 +112,8 @@ and [r["effect_pct"] for r in d["rows"] if r["key"] == "lockscope.rwsem@mmap_reg
 and d["regressed"] == 4 and d["tested"] == 16 and d["base"]["runs"] == 3
 and d["schema_version"] == 2 and d["min_runs"] == 3 and d["min_events"] == 20'
 "$LS" compare --format csv "${B[@]}" -- "${N[@]}" >"$O/cmp.csv" 2>/dev/null
-check "compare: csv header" grep -qx 'key,lock,kind,metric,base_mean,base_stddev_pct,base_runs_present,change_pct,new_mean,new_stddev_pct,new_runs_present,presence,minor,changed,regressed,effect_pct,effect_lo_pct,effect_hi_pct,p,p_adj,verdict' "$O/cmp.csv"
-check "compare: csv rows" grep -q '^lockscope.mutex@genl_rcv_msg.contentions,mutex@genl_rcv_msg,mutex,contentions,110,9.09,3,27.27,140,7.14,3,both,0,0,0,27.41,5.36,54.07,0.02457,0.05616,unchanged$' "$O/cmp.csv"
+check "compare: csv header" grep -qx 'key,lock,kind,metric,base_mean,base_stddev_pct,base_runs_present,change_pct,new_mean,new_stddev_pct,new_runs_present,presence,minor,changed,regressed,effect_pct,effect_lo_pct,effect_hi_pct,p,p_adj,verdict,base_estimate,base_se,new_estimate,new_se' "$O/cmp.csv"
+check "compare: csv rows" grep -q '^lockscope.mutex@genl_rcv_msg.contentions,mutex@genl_rcv_msg,mutex,contentions,110,9.09,3,27.27,140,7.14,3,both,0,0,0,27.41,5.36,54.07,0.02457,0.05616,unchanged,exact,0,exact,0$' "$O/cmp.csv"
 
 # bad input: one line, exit 2, nothing on standard output
 head -c 700 "$D/record-base1.json" >"$O/truncated.json"
