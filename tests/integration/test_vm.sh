@@ -11,31 +11,57 @@ mkdir -p "$out"
 
 vm_needs "vm" qemu-system-x86_64 busybox apt-get || exit 0
 
-run_guest() { # run_guest FLAVOUR -> $out/FLAVOUR.log
+# boot_guest FLAVOUR: fetch its kernel, build its initramfs and boot it,
+# leaving $out/FLAVOUR.{log,err} and the outcome in $out/FLAVOUR.rc ("fetch",
+# "initrd" or boot.sh's exit status).  The x86 guests run their vCPUs in one
+# host thread each (boot.sh): both boot at once, one host CPU each, and the
+# guests' limits are of their own CPU time, not of the wall clock.
+boot_guest() {
 	local fl=$1 k initrd="$out/$1.initrd.gz" extra="" bins
 	if ! k=$("$vm/fetch-kernel.sh" "$fl" 2>"$out/$fl.fetch.err"); then
-		skip "vm $fl: kernel image unavailable: $(tail -1 "$out/$fl.fetch.err")"
-		return 1
+		echo fetch >"$out/$fl.rc"
+		return
 	fi
+	echo "$k" >"$out/$fl.kernel"
 	bins="$LS $LS_ROOT/build/mmap_hammer $LS_ROOT/build/pipe_hammer"
 	command -v stress-ng >/dev/null && bins="$bins $(command -v stress-ng)"
 	# shellcheck disable=SC2086
 	if ! LS_VM_EXTRA="$extra" "$vm/mkinitrd.sh" "$initrd" "$vm/guest-payload.sh" \
 		$bins >"$out/$fl.mkinitrd.log" 2>&1; then
-		fail "vm $fl: initramfs: $(tail -1 "$out/$fl.mkinitrd.log")"
-		return 1
+		echo initrd >"$out/$fl.rc"
+		return
 	fi
 	"$vm/boot.sh" "$k" "$initrd" 400 >"$out/$fl.log" 2>"$out/$fl.err"
-	local rc=$?
-	if [ $rc -eq 0 ]; then
-		pass "vm $fl: booted $(basename "$k"), ran lockscope, kernel log clean"
-	elif [ $rc -eq 4 ]; then
-		fail "vm $fl: kernel log has BUG/WARNING/Oops: $(head -3 "$out/$fl.err")"
-	else
-		fail "vm $fl: boot.sh exit $rc: $(tail -3 "$out/$fl.err")"
-		return 1
-	fi
+	echo $? >"$out/$fl.rc"
 }
+
+run_guest() { # run_guest FLAVOUR PID: wait for boot_guest's PID, report
+	local fl=$1 rc
+	wait "$2"
+	rc=$(cat "$out/$fl.rc" 2>/dev/null)
+	case $rc in
+	fetch)
+		skip "vm $fl: kernel image unavailable: $(tail -1 "$out/$fl.fetch.err")"
+		return 1
+		;;
+	initrd)
+		fail "vm $fl: initramfs: $(tail -1 "$out/$fl.mkinitrd.log")"
+		return 1
+		;;
+	0) pass "vm $fl: booted $(basename "$(cat "$out/$fl.kernel")"), ran lockscope, kernel log clean" ;;
+	4) fail "vm $fl: kernel log has BUG/WARNING/Oops: $(head -3 "$out/$fl.err")" ;;
+	*)
+		fail "vm $fl: boot.sh exit ${rc:-?}: $(tail -3 "$out/$fl.err")"
+		return 1
+		;;
+	esac
+}
+
+rm -f "$out"/amd64.rc "$out"/rt-amd64.rc
+boot_guest amd64 &
+pid_generic=$!
+boot_guest rt-amd64 &
+pid_rt=$!
 
 # cgroup_checks FLAVOUR LOG: --by cgroup --cgroup /ls-a loaded on this
 # kernel's verifier (waiter, holder and filter code), the pipe hammer's
@@ -110,7 +136,7 @@ hold_checks() {
 }
 
 # --- generic kernel --------------------------------------------------------
-if run_guest amd64; then
+if run_guest amd64 "$pid_generic"; then
 	log=$out/amd64.log
 	section "$log" doctor >"$out/amd64.doctor.txt"
 	for t in osq_lock rwsem_down_write_slowpath; do
@@ -259,7 +285,7 @@ if run_guest amd64; then
 fi
 
 # --- PREEMPT_RT kernel -----------------------------------------------------
-if run_guest rt-amd64; then
+if run_guest rt-amd64 "$pid_rt"; then
 	log=$out/rt-amd64.log
 	section "$log" doctor >"$out/rt.doctor.txt"
 	if grep -q '^probe __mutex_lock .*PREEMPT_RT' "$out/rt.doctor.txt"; then
@@ -278,3 +304,4 @@ if run_guest rt-amd64; then
 	hold_checks rt "$log"
 	cgroup_checks rt "$log"
 fi
+wait
