@@ -304,4 +304,3 @@ if run_guest rt-amd64 "$pid_rt"; then
 	hold_checks rt "$log"
 	cgroup_checks rt "$log"
 fi
-wait
