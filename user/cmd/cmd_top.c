@@ -29,7 +29,7 @@
 struct top_run {
 	const struct ls_opts *o;
 	struct ls_collector *c;
-	struct ls_snapshot prev, cur, delta;
+	struct ls_snapshot tot, delta; /* totals since start, the interval */
 	int have_delta;
 	struct ls_top_frame fr;
 	char srcs[256];	 /* "tracepoints (tp_btf), ..." for batch frames */
@@ -68,39 +68,35 @@ static void source_names(const struct ls_source *src, char *buf, size_t len)
 						off ? ", " : "", src[i].name);
 }
 
-/* Read the maps and make the interval's delta; 0 or -errno. */
+/* Read the maps and make the interval's delta in place (one snapshot of
+ * totals, refreshed: the delta holds the changed rows); 0 or -errno. */
 static int next_frame(struct top_run *r)
 {
+	uint64_t prev_ns = r->tot.mono_ns;
 	double cpu;
-	int err = ls_collector_read(r->c, &r->cur);
+	int err = ls_snap_delta_start(&r->delta, &r->tot);
 
+	if (!err)
+		err = ls_collector_read(r->c, &r->tot);
 	if (err)
 		return err;
 	ls_collector_next_epoch(r->c);
-	err = ls_snap_delta(&r->cur, &r->prev, &r->delta);
+	err = ls_snap_delta_finish(&r->delta, &r->tot);
 	if (err)
 		return err;
 	r->have_delta = 1;
 	cpu = cpu_secs();
 	r->fr.delta = &r->delta;
-	r->fr.cur = &r->cur;
-	r->fr.secs = (double)(r->cur.mono_ns - r->prev.mono_ns) / 1e9;
+	r->fr.cur = &r->tot;
+	r->fr.secs = (double)(r->tot.mono_ns - prev_ns) / 1e9;
 	if (r->fr.secs <= 0)
 		r->fr.secs = 1e-9;
-	r->fr.uptime = (double)(r->cur.mono_ns - r->t0) / 1e9;
+	r->fr.uptime = (double)(r->tot.mono_ns - r->t0) / 1e9;
 	r->fr.agent_cpu = cpu >= 0 && r->cpu_prev >= 0
 				  ? 100.0 * (cpu - r->cpu_prev) / r->fr.secs
 				  : -1;
 	r->fr.when = time(NULL);
 	r->cpu_prev = cpu;
-	{
-		/* cur becomes prev; the next read refills the old prev */
-		struct ls_snapshot t = r->prev;
-
-		r->prev = r->cur;
-		r->cur = t;
-	}
-	r->fr.cur = &r->prev;
 	return 0;
 }
 
@@ -119,7 +115,7 @@ static int run_batch(struct top_run *r)
 	/* frames keep time: each is due one interval after the one before
 	 * was due, not after it was printed (a read of a big table would
 	 * otherwise push every later frame back by its own length) */
-	uint64_t due = r->prev.mono_ns;
+	uint64_t due = r->tot.mono_ns;
 
 	while (!ls_stop) {
 		uint64_t now = mono_ns();
@@ -176,8 +172,7 @@ static int run_tui(struct top_run *r)
 		return -ECANCELED;
 	}
 	ls_tui_draw(&t, &r->fr, NULL);
-	deadline =
-		r->prev.mono_ns + (uint64_t)(frame_wait(t.interval, 0) * 1e9);
+	deadline = r->tot.mono_ns + (uint64_t)(frame_wait(t.interval, 0) * 1e9);
 	while (!ls_stop) {
 		uint64_t now = mono_ns();
 		int key, flags, stop;
@@ -197,7 +192,7 @@ static int run_tui(struct top_run *r)
 				if (o->count_set && ++frames >= o->count)
 					break;
 			}
-			deadline = (t.paused ? now : r->prev.mono_ns) +
+			deadline = (t.paused ? now : r->tot.mono_ns) +
 				   (uint64_t)(t.interval * 1e9);
 		}
 		stop = ls_wait(0, &r->child); /* signal, or PROGRAM ended */
@@ -236,7 +231,7 @@ static int run_tui(struct top_run *r)
 			read_owner(r, &t, &owner, &have_owner);
 		if (flags & LS_TOP_RETIME)
 			deadline =
-				r->prev.mono_ns + (uint64_t)(t.interval * 1e9);
+				r->tot.mono_ns + (uint64_t)(t.interval * 1e9);
 		if (flags & LS_TOP_REDRAW)
 			ls_tui_draw(&t, &r->fr, have_owner ? &owner : NULL);
 	}
@@ -278,8 +273,7 @@ int ls_cmd_top(const struct ls_opts *o)
 	}
 	memset(&r, 0, sizeof(r));
 	r.o = o;
-	ls_snap_init(&r.prev);
-	ls_snap_init(&r.cur);
+	ls_snap_init(&r.tot);
 	ls_snap_init(&r.delta);
 	ls_install_signals();
 	col.run_stats = 1;	   /* the header shows lockscope's own cost */
@@ -298,9 +292,9 @@ int ls_cmd_top(const struct ls_opts *o)
 	r.fr.agent_cpu = -1;
 	r.fr.when = time(NULL);
 	r.cpu_prev = cpu_secs();
-	err = ls_collector_read(r.c, &r.prev);
-	r.t0 = r.prev.mono_ns;
-	r.fr.cur = &r.prev;
+	err = ls_collector_read(r.c, &r.tot);
+	r.t0 = r.tot.mono_ns;
+	r.fr.cur = &r.tot;
 	if (!err && o->argv) {
 		if (!batch) {
 			logfd = child_log(logpath, sizeof(logpath));
@@ -337,8 +331,7 @@ out:
 			unlink(logpath);
 		close(logfd);
 	}
-	ls_snap_free(&r.prev);
-	ls_snap_free(&r.cur);
+	ls_snap_free(&r.tot);
 	ls_snap_free(&r.delta);
 	ls_collector_stop(r.c);
 	return rc;

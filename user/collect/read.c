@@ -62,6 +62,7 @@ static int refresh_lock(struct ls_collector *c, const void *k, const void *v,
 	struct ls_snapshot *s = arg;
 	const struct ls_lock_key *key = k;
 	struct ls_row *r = NULL;
+	int err;
 
 	/* rows were added in the order of the lock rows, which this walk
 	 * follows: the row after the last one found is most often the one */
@@ -80,6 +81,9 @@ static int refresh_lock(struct ls_collector *c, const void *k, const void *v,
 	r->seen = s->gen;
 	if (!memcmp(&r->st, v, sizeof(r->st)))
 		return 0;
+	err = ls_snap_save_row(s, r); /* an interval's delta in place */
+	if (err)
+		return err;
 	memcpy(&r->st, v, sizeof(r->st));
 	ls_hists_copy(c, r->st.slot, &r->hi);
 	r->changed = s->gen;
@@ -107,11 +111,14 @@ static void refresh_sweep(struct ls_snapshot *s)
 static int add_osq(struct ls_collector *c, const void *k, const void *v,
 		   void *arg)
 {
-	struct ls_row *r = ls_snap_find(arg, k);
+	struct ls_snapshot *s = arg;
+	struct ls_row *r = ls_snap_find(s, k);
 	const struct ls_osq_vcpu *ov = v;
 
 	(void)c;
-	if (r) {
+	/* with the row's waits: a row the read left alone keeps the counts
+	 * of its last change, so an interval's delta loses none of them */
+	if (ls_read_changed(s, r)) {
 		r->osq_prev_read = ov->prev_read;
 		r->osq_prev_preempted = ov->prev_preempted;
 	}

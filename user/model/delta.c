@@ -152,27 +152,10 @@ static void cgrows_delta(struct ls_snapshot *out,
 	out->ncgrows = keep;
 }
 
-int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
-		  struct ls_snapshot *out)
+/* @out's counters, samples and lists (a copy of @cur's) less @prev's. */
+static void meta_delta(struct ls_snapshot *out, const struct ls_snapshot *cur,
+		       const struct ls_snapshot *prev)
 {
-	size_t keep = 0;
-	int err;
-
-	if (!prev) {
-		err = ls_snap_copy(out, cur);
-		out->live = NULL;
-		return err;
-	}
-	/* rows are copied one by one below, only those that changed */
-	err = ls_snap_copy_meta(out, cur);
-	out->live = NULL; /* an interval's rows: nothing to refresh */
-	if (!err)
-		err = ls_snap_reserve((void **)&out->rows, &out->cap,
-				      cur->nrows, sizeof(*out->rows));
-	if (err) {
-		ls_snap_free(out);
-		return err;
-	}
 	for (unsigned i = 0; i < LS_CTR_MAX; i++)
 		out->ctr[i] = sub(cur->ctr[i], prev->ctr[i]);
 	for (unsigned i = 0; i < LS_LOSS_MAX; i++)
@@ -208,11 +191,68 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 	}
 	cgrows_delta(out, prev);
 	ls_chains_delta(out, prev);
+}
+
+/* Row @c less @p (the same lock before, or NULL: new) into @out, which
+ * aliases neither; 0 when nothing changed (@out is then undefined). */
+static int row_delta(const struct ls_row *c, const struct ls_row *p,
+		     uint64_t epoch, struct ls_row *out)
+{
+	struct ls_lock_stats d;
+	struct ls_lock_hists dh;
+
+	if (p && c->st.begins == p->st.begins &&
+	    c->st.contentions == p->st.contentions && c->st.waiters <= 0 &&
+	    c->st.osq_calls == p->st.osq_calls &&
+	    c->st.slow_calls == p->st.slow_calls && !holds_changed(c, p))
+		return 0;
+	stats_delta(&c->st, p ? &p->st : NULL, &d);
+	if (!d.contentions && !d.begins && d.waiters <= 0 && !d.osq_calls &&
+	    !d.slow_calls && !holds_changed(c, p))
+		return 0;
+	/* callers keep their cumulative shares: they are sampled; the wait
+	 * time of the sampled waits is a counter */
+	*out = *c;
+	out->caller_wait_ns = sub(c->caller_wait_ns, p ? p->caller_wait_ns : 0);
+	out->osq_prev_read = sub(c->osq_prev_read, p ? p->osq_prev_read : 0);
+	out->osq_prev_preempted =
+		sub(c->osq_prev_preempted, p ? p->osq_prev_preempted : 0);
+	hists_delta(&c->hi, p ? &p->hi : NULL, &dh);
+	interval_extrema(out, p, epoch, &d, &dh);
+	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
+		if (c->hold[m].count) /* else zero, copied above */
+			ls_hold_delta(&c->hold[m], p ? &p->hold[m] : NULL,
+				      &out->hold[m]);
+	out->hi = dh;
+	out->st = d;
+	return 1;
+}
+
+int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
+		  struct ls_snapshot *out)
+{
+	size_t keep = 0;
+	int err;
+
+	if (!prev) {
+		err = ls_snap_copy(out, cur);
+		out->live = NULL;
+		return err;
+	}
+	/* rows are copied one by one below, only those that changed */
+	err = ls_snap_copy_meta(out, cur);
+	out->live = NULL; /* an interval's rows: nothing to refresh */
+	if (!err)
+		err = ls_snap_reserve((void **)&out->rows, &out->cap,
+				      cur->nrows, sizeof(*out->rows));
+	if (err) {
+		ls_snap_free(out);
+		return err;
+	}
+	meta_delta(out, cur, prev);
 	for (size_t i = 0; i < cur->nrows; i++) {
 		const struct ls_row *c = &cur->rows[i];
 		const struct ls_row *p;
-		struct ls_lock_stats d;
-		struct ls_lock_hists dh;
 
 		/* most rows of a big table did not change: skip them early.
 		 * A refreshed row holds what the kernel held at every read of
@@ -225,37 +265,96 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		p = i < prev->nrows && !ls_key_cmp(&prev->rows[i].key, &c->key)
 			    ? &prev->rows[i]
 			    : ls_snap_find(prev, &c->key);
-		if (p && c->st.begins == p->st.begins &&
-		    c->st.contentions == p->st.contentions &&
-		    c->st.waiters <= 0 && c->st.osq_calls == p->st.osq_calls &&
-		    c->st.slow_calls == p->st.slow_calls &&
-		    !holds_changed(c, p))
-			continue;
-		stats_delta(&c->st, p ? &p->st : NULL, &d);
-		if (!d.contentions && !d.begins && d.waiters <= 0 &&
-		    !d.osq_calls && !d.slow_calls && !holds_changed(c, p))
-			continue;
-		/* callers keep their cumulative shares: they are sampled;
-		 * the wait time of the sampled waits is a counter */
-		out->rows[keep] = *c;
-		out->rows[keep].caller_wait_ns =
-			sub(c->caller_wait_ns, p ? p->caller_wait_ns : 0);
-		out->rows[keep].osq_prev_read =
-			sub(c->osq_prev_read, p ? p->osq_prev_read : 0);
-		out->rows[keep].osq_prev_preempted = sub(
-			c->osq_prev_preempted, p ? p->osq_prev_preempted : 0);
-		hists_delta(&c->hi, p ? &p->hi : NULL, &dh);
-		interval_extrema(&out->rows[keep], p, cur->epoch, &d, &dh);
-		for (unsigned m = 0; m < LS_HOLD_MODES; m++)
-			if (c->hold[m].count) /* else zero, copied above */
-				ls_hold_delta(&c->hold[m],
-					      p ? &p->hold[m] : NULL,
-					      &out->rows[keep].hold[m]);
-		out->rows[keep].hi = dh;
-		out->rows[keep++].st = d;
+		keep += row_delta(c, p, cur->epoch, &out->rows[keep]);
 	}
 	out->nrows = keep;
 	ls_snap_index(out);
 	ls_chains_rows(out);
 	return 0;
+}
+
+int ls_snap_delta_start(struct ls_snapshot *d, struct ls_snapshot *s)
+{
+	int err;
+
+	s->saving = NULL;
+	if (!s->live) {
+		/* read whole: every row is new to the read, so keep them all;
+		 * d->live stays NULL, which finish reads as "a whole copy" */
+		err = ls_snap_copy(d, s);
+		d->live = NULL;
+		return err;
+	}
+	err = ls_snap_copy_meta(d, s); /* d->live: s's collector */
+	if (err) {
+		ls_snap_free(d);
+		return err;
+	}
+	s->saving = d;
+	return 0;
+}
+
+/* Append the delta of @c (less @p, or new) to @d; 0 or -ENOMEM. */
+static int append_delta(struct ls_snapshot *d, const struct ls_row *c,
+			const struct ls_row *p, uint64_t epoch)
+{
+	if (ls_snap_room_for_row(d))
+		return -ENOMEM;
+	d->nrows += (size_t)row_delta(c, p, epoch, &d->rows[d->nrows]);
+	return 0;
+}
+
+int ls_snap_delta_finish(struct ls_snapshot *d, struct ls_snapshot *s)
+{
+	struct ls_snapshot old = *d; /* s before the read: saved rows */
+	size_t keep = 0;
+	int err;
+
+	s->saving = NULL;
+	ls_snap_init(d);
+	if (!old.live) { /* a whole copy */
+		err = ls_snap_delta(s, &old, d);
+		ls_snap_free(&old);
+		return err;
+	}
+	err = ls_snap_copy_meta(d, s);
+	if (err)
+		goto out;
+	meta_delta(d, s, &old);
+	d->live = NULL; /* an interval's rows: nothing to refresh */
+	/* the saved rows become their deltas where they are */
+	d->rows = old.rows;
+	d->cap = old.cap;
+	d->kidx = old.kidx;
+	d->kidx_cap = old.kidx_cap;
+	old.rows = NULL;
+	old.kidx = NULL;
+	for (size_t i = 0; i < old.nrows; i++) {
+		const struct ls_row p = d->rows[i];
+		const struct ls_row *c = ls_snap_find(s, &p.key);
+
+		if (c)
+			keep += (size_t)row_delta(c, &p, s->epoch,
+						  &d->rows[keep]);
+	}
+	d->nrows = keep;
+	/* rows not saved: new ones, and unchanged ones still waited on
+	 * (their peak waiters count), which are their own past */
+	for (size_t i = 0; i < s->nrows && !err; i++) {
+		const struct ls_row *c = &s->rows[i];
+
+		if (c->saved == s->gen)
+			continue;
+		if (c->changed == s->gen)
+			err = append_delta(d, c, NULL, s->epoch);
+		else if (c->st.waiters > 0)
+			err = append_delta(d, c, c, s->epoch);
+	}
+	ls_snap_index(d);
+	ls_chains_rows(d);
+out:
+	ls_snap_free(&old);
+	if (err)
+		ls_snap_free(d);
+	return err;
 }

@@ -17,7 +17,10 @@ size_t ls_snap_add_hold(struct ls_snapshot *s, const struct ls_hold_key *k,
 		struct ls_row *r = ls_snap_find(s, &key);
 
 		if (r) {
-			if (memcmp(&r->hold[k->mode], st, sizeof(*st))) {
+			if (memcmp(&r->hold[k->mode], st, sizeof(*st)) &&
+			    !ls_snap_save_row(s, r)) {
+				/* (not saved: the new holds wait for a read
+				 * with memory for them) */
 				r->hold[k->mode] = *st;
 				r->changed = s->gen; /* new holds: in deltas */
 			}

@@ -94,8 +94,9 @@ struct ls_row {
 	 * wait time, from the snapshot's chains (deltas in a delta) */
 	uint64_t chain_waits, chain_ns;
 	/* the read (snapshot's gen) that added the row or last changed it,
-	 * and the read that last found its lock (collect/read.c) */
-	uint64_t changed, seen;
+	 * the read that last found its lock (collect/read.c), and the read
+	 * that saved it before changing it (ls_snap_save_row) */
+	uint64_t changed, seen, saved;
 };
 
 /* A task waiting on a sleeping lock now (from the BPF task_state map). */
@@ -229,6 +230,9 @@ struct ls_snapshot {
 	 * snapshot of that collector read since. */
 	uint64_t gen;
 	const void *live;
+	/* while a read refreshes this snapshot for an interval's delta made
+	 * in place (ls_snap_delta_start): where rows go before they change */
+	struct ls_snapshot *saving;
 };
 
 /* ---- the container (snapshot.c) --------------------------------------- */
@@ -332,6 +336,21 @@ int ls_snap_fold_class(struct ls_snapshot *s);
  * else an upper bound from the histogram (row->max_bound set). */
 int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		  struct ls_snapshot *out);
+/*
+ * The same delta made in place, for a snapshot that one collector reads
+ * again and again: an interval then holds its changed rows twice, not every
+ * row.  ls_snap_delta_start(@d, @s) before a read of @s gives @d the
+ * figures of @s but its rows; during the read, ls_snap_save_row(@s, @row)
+ * puts each row into @d before the read changes it (once per read); after
+ * the read, ls_snap_delta_finish(@d, @s) turns @d into what
+ * ls_snap_delta(@s, @s before the read, @d) would make.  A snapshot read
+ * whole (not live: --by class, or a failed read) is copied whole at the
+ * start.  0 or -ENOMEM (@d is then empty).
+ */
+int ls_snap_delta_start(struct ls_snapshot *d, struct ls_snapshot *s);
+int ls_snap_save_row(struct ls_snapshot *s,
+		     struct ls_row *row); /* snapshot.c */
+int ls_snap_delta_finish(struct ls_snapshot *d, struct ls_snapshot *s);
 
 /* ---- per-row figures (sort.c) ------------------------------------------ */
 uint64_t ls_row_avg_ns(const struct ls_row *r);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* snapshot.c - the snapshot container: rows, callers, spin callers and
- * waiting tasks appended by the collector, and copies that reuse buffers. */
+ * waiting tasks appended by the collector, copies that reuse buffers, and
+ * rows saved before a read changes them (an interval made in place). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +220,7 @@ int ls_snap_copy_meta(struct ls_snapshot *dst, const struct ls_snapshot *src)
 	size_t cpus_cap = dst->cpu_all ? dst->ncpus : 0;
 
 	*dst = *src;
+	dst->saving = NULL; /* only the snapshot being read saves rows */
 	dst->rows = keep.rows;
 	dst->cap = keep.cap;
 	dst->nrows = 0;
@@ -301,4 +303,26 @@ int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src)
 fail:
 	ls_snap_free(dst);
 	return -ENOMEM;
+}
+
+int ls_snap_room_for_row(struct ls_snapshot *d)
+{
+	return d->nrows < d->cap ? 0
+				 : ls_snap_reserve((void **)&d->rows, &d->cap,
+						   d->cap ? 2 * d->cap : 256,
+						   sizeof(*d->rows));
+}
+
+int ls_snap_save_row(struct ls_snapshot *s, struct ls_row *row)
+{
+	struct ls_snapshot *d = s->saving;
+
+	/* a row the read added or changed already is saved or new */
+	if (!d || row->changed == s->gen || row->saved == s->gen)
+		return 0;
+	if (ls_snap_room_for_row(d))
+		return -ENOMEM;
+	d->rows[d->nrows++] = *row;
+	row->saved = s->gen;
+	return 0;
 }

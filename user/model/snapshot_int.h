@@ -15,4 +15,7 @@ int ls_snap_reserve(void **buf, size_t *cap, size_t n, size_t size);
  * the first); @dst ends with no rows.  0 or -ENOMEM. */
 int ls_snap_copy_meta(struct ls_snapshot *dst, const struct ls_snapshot *src);
 
+/* Room for one more row in @d, growing by doubling; 0 or -ENOMEM. */
+int ls_snap_room_for_row(struct ls_snapshot *d);
+
 #endif

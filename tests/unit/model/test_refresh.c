@@ -2,11 +2,13 @@
 /* test_refresh.c - deltas of snapshots refreshed in place: a row that
  * changed at read n is skipped against a snapshot of the same collector
  * read at n or later, and computed against an older one (record's totals
- * take the first read as prev). */
+ * take the first read as prev); and the same deltas made in place, the
+ * rows saved as a read changes them, against ls_snap_delta. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "model/model.h"
@@ -94,11 +96,119 @@ static void index_grows(void **state)
 	ls_snap_free(&s);
 }
 
+/* One refreshing read of @s the way collect/read.c makes it: each changed
+ * row saved before it changes, a new row now and then, holds that change
+ * without waits, rows still waited on.  Random, from @seed. */
+static void refresh_read(struct ls_snapshot *s, unsigned *seed)
+{
+	size_t n = s->nrows;
+
+	s->gen++;
+	s->ctr[LS_CTR_BEGIN] += (uint64_t)(rand_r(seed) % 50);
+	for (size_t i = 0; i < n; i++) {
+		struct ls_row *r = &s->rows[i];
+		unsigned what = (unsigned)rand_r(seed) % 8;
+
+		if (what < 3) { /* new waits */
+			uint64_t k = 1 + (uint64_t)(rand_r(seed) % 5);
+
+			assert_int_equal(ls_snap_save_row(s, r), 0);
+			r->st.contentions += k;
+			r->st.begins += k;
+			r->st.total_ns += 100 * k;
+			r->hi.hist[rand_r(seed) % LS_HIST_SLOTS] += k;
+			r->st.waiters = rand_r(seed) % 3 - 1;
+			r->changed = s->gen;
+			/* a second change in the same read is not saved
+			 * again: the saved row is the one before the read */
+			assert_int_equal(ls_snap_save_row(s, r), 0);
+		} else if (what == 3) { /* new holds only (--hold) */
+			struct ls_hold_key hk = {.addr = r->key.addr,
+						 .mode = 0};
+			struct ls_hold_stats hs = r->hold[0];
+
+			hs.count += 2;
+			hs.total_ns += 50;
+			ls_snap_add_hold(s, &hk, &hs);
+		}
+	}
+	if (rand_r(seed) % 2)
+		row(s, 0x1000 + 0x10 * s->gen, 3, s->gen);
+	ls_snap_index(s);
+}
+
+static void assert_same_delta(const struct ls_snapshot *want,
+			      const struct ls_snapshot *got)
+{
+	assert_int_equal(got->nrows, want->nrows);
+	assert_null(got->live);
+	assert_int_equal(got->ctr[LS_CTR_BEGIN], want->ctr[LS_CTR_BEGIN]);
+	for (size_t i = 0; i < want->nrows; i++) {
+		const struct ls_row *w = &want->rows[i];
+		const struct ls_row *g = ls_snap_find(got, &w->key);
+
+		assert_non_null(g);
+		assert_memory_equal(&g->st, &w->st, sizeof(w->st));
+		assert_memory_equal(&g->hi, &w->hi, sizeof(w->hi));
+		assert_memory_equal(g->hold, w->hold, sizeof(w->hold));
+		assert_int_equal(g->max_bound, w->max_bound);
+	}
+}
+
+static void in_place_equals_delta(void **state)
+{
+	struct ls_snapshot s, before, want, d;
+	unsigned seed = 7;
+	size_t saved_most = 0;
+
+	(void)state;
+	ls_snap_init(&s);
+	ls_snap_init(&before);
+	ls_snap_init(&want);
+	ls_snap_init(&d);
+	s.gen = 1;
+	for (uint64_t i = 1; i <= 200; i++)
+		row(&s, i * 0x10, i, 1);
+	ls_snap_index(&s);
+	s.live = &collector;
+	for (int round = 0; round < 40; round++) {
+		assert_int_equal(ls_snap_copy(&before, &s), 0);
+		assert_int_equal(ls_snap_delta_start(&d, &s), 0);
+		assert_int_equal(d.nrows, 0);
+		refresh_read(&s, &seed);
+		if (d.nrows > saved_most)
+			saved_most = d.nrows;
+		assert_int_equal(ls_snap_delta(&s, &before, &want), 0);
+		assert_int_equal(ls_snap_delta_finish(&d, &s), 0);
+		assert_null(s.saving);
+		assert_same_delta(&want, &d);
+	}
+	/* only the changed rows were kept twice, never the whole table */
+	assert_true(saved_most > 0 && saved_most < s.nrows);
+	/* a snapshot read whole (not live) is copied whole first */
+	s.live = NULL;
+	assert_int_equal(ls_snap_copy(&before, &s), 0);
+	assert_int_equal(ls_snap_delta_start(&d, &s), 0);
+	assert_int_equal(d.nrows, s.nrows);
+	assert_null(s.saving);
+	s.rows[0].st.contentions += 4;
+	s.rows[0].st.begins += 4;
+	assert_int_equal(ls_snap_delta(&s, &before, &want), 0);
+	assert_int_equal(ls_snap_delta_finish(&d, &s), 0);
+	assert_same_delta(&want, &d);
+	assert_int_equal(ls_snap_find(&d, &s.rows[0].key)->st.contentions, 4);
+	ls_snap_free(&d);
+	ls_snap_free(&want);
+	ls_snap_free(&before);
+	ls_snap_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(skips_by_read),
 		cmocka_unit_test(index_grows),
+		cmocka_unit_test(in_place_equals_delta),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
