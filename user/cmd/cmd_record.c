@@ -33,25 +33,38 @@ static enum ls_rec_format rec_format(int f)
 				 : LS_REC_JSON;
 }
 
-/* One interval: its delta joins the series; @prev moves on to @cur. */
-static int add_interval(struct ls_series *series, struct ls_snapshot *prev,
-			const struct ls_snapshot *cur, uint64_t t0,
+/* One interval, made in place in @d since the read before (@prev_ns): its
+ * delta joins the series. */
+static int add_interval(struct ls_series *series, struct ls_snapshot *d,
+			struct ls_snapshot *tot, uint64_t prev_ns, uint64_t t0,
 			int with_addr)
 {
-	struct ls_snapshot d;
-	int err;
+	int err = ls_snap_delta_finish(d, tot);
 
-	ls_snap_init(&d);
-	err = ls_snap_delta(cur, prev, &d);
-	if (!err) {
-		ls_rows_sort(d.rows, d.nrows, LS_SORT_TOTAL, 0);
-		err = ls_series_add(
-			series, &d, (double)(cur->mono_ns - t0) / 1e9,
-			(double)(cur->mono_ns - prev->mono_ns) / 1e9,
-			with_addr);
+	if (err)
+		return err;
+	ls_rows_sort(d->rows, d->nrows, LS_SORT_TOTAL, 0);
+	return ls_series_add(series, d, (double)(tot->mono_ns - t0) / 1e9,
+			     (double)(tot->mono_ns - prev_ns) / 1e9, with_addr);
+}
+
+/* Read @tot again in place, the rows it changes saved into @d: a failed
+ * read is undone, so @tot holds the last good one (*@kept), unless undoing
+ * it ran out of memory; 0 or -errno. */
+static int read_again(struct ls_collector *c, struct ls_snapshot *tot,
+		      struct ls_snapshot *d, int *kept)
+{
+	int err = ls_snap_delta_start(d, tot), undo;
+
+	*kept = 1;
+	if (err)
+		return err;
+	err = ls_collector_read(c, tot);
+	if (err && (undo = ls_snap_delta_abort(d, tot))) {
+		ls_fail_errno("keep", "the last good read", undo);
+		*kept = 0;
 	}
-	ls_snap_free(&d);
-	return err ? err : ls_snap_copy(prev, cur);
+	return err;
 }
 
 /* Say once how many cgroup names the record holds changed (escaped or
@@ -148,8 +161,10 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 
 int ls_cmd_record(const struct ls_opts *o)
 {
-	struct ls_snapshot start, prev, cur;
-	const struct ls_snapshot *final = &start;
+	/* the first read, the totals since (refreshed in place: the last
+	 * good read) and an interval's delta, made in place */
+	struct ls_snapshot start, tot, d;
+	const struct ls_snapshot *final = &tot;
 	struct ls_child child = {0};
 	struct ls_series series;
 	struct ls_folded_out fo;
@@ -163,8 +178,8 @@ int ls_cmd_record(const struct ls_opts *o)
 	int err, rc = 0;
 
 	ls_snap_init(&start);
-	ls_snap_init(&prev);
-	ls_snap_init(&cur);
+	ls_snap_init(&tot);
+	ls_snap_init(&d);
 	ls_series_init(&series);
 	ls_install_signals();
 	/* a bad path fails now, not after the benchmark */
@@ -183,12 +198,12 @@ int ls_cmd_record(const struct ls_opts *o)
 		return why == LS_START_BAD_INPUT ? 2 : 1;
 	}
 	m.started = time(NULL);
-	err = ls_collector_read(c, &start);
+	err = ls_collector_read(c, &tot);
 	t_start = mono_s();
 	if (!err)
 		err = ls_collector_mark_stacks(c);
 	if (!err)
-		err = ls_snap_copy(&prev, &start);
+		err = ls_snap_copy(&start, &tot);
 	if (err) {
 		ls_fail_errno("read", "BPF maps", err);
 		rc = 1;
@@ -207,7 +222,8 @@ int ls_cmd_record(const struct ls_opts *o)
 	for (unsigned long k = 1;; k++) {
 		double now = mono_s() - t_start;
 		double end = o->duration ? o->duration : 1e9;
-		int last;
+		uint64_t prev_ns;
+		int last, kept;
 
 		if (now >= end)
 			break;
@@ -216,18 +232,20 @@ int ls_cmd_record(const struct ls_opts *o)
 		if (o->interval_set && k * o->interval < end)
 			end = k * o->interval;
 		last = ls_wait(end > now ? end - now : 0, &child);
-		err = ls_collector_read(c, &cur);
+		prev_ns = tot.mono_ns;
+		err = read_again(c, &tot, &d, &kept);
 		if (err) {
 			/* keep what the last good read had */
 			ls_fail_errno("read", "BPF maps", err);
 			rc = 1;
+			if (!kept)
+				final = &start; /* the one left */
 			break;
 		}
-		final = &cur;
 		if (o->interval_set) {
 			ls_collector_next_epoch(c);
-			err = add_interval(&series, &prev, &cur, start.mono_ns,
-					   o->col.with_addr);
+			err = add_interval(&series, &d, &tot, prev_ns,
+					   start.mono_ns, o->col.with_addr);
 			if (err) {
 				ls_fail_errno("keep", "the time series", err);
 				rc = 1;
@@ -237,8 +255,6 @@ int ls_cmd_record(const struct ls_opts *o)
 		if (last)
 			break;
 	}
-	if (rc && o->interval_set)
-		final = &prev;
 	m.interrupted = !!ls_stop;
 	ls_child_finish(&child);
 
@@ -274,8 +290,8 @@ out:
 	rc = ls_exit_status(&child, rc);
 	ls_series_free(&series);
 	ls_snap_free(&start);
-	ls_snap_free(&prev);
-	ls_snap_free(&cur);
+	ls_snap_free(&tot);
+	ls_snap_free(&d);
 	ls_collector_stop(c);
 	return ls_exit_status(&child, rc);
 }

@@ -358,3 +358,44 @@ out:
 		ls_snap_free(d);
 	return err;
 }
+
+int ls_snap_delta_abort(struct ls_snapshot *d, struct ls_snapshot *s)
+{
+	size_t keep = 0, nrows = s->nrows;
+	int err;
+
+	s->saving = NULL;
+	if (!d->live) { /* a whole copy: it is s before the read */
+		err = ls_snap_copy(s, d);
+		ls_snap_clear(d);
+		return err;
+	}
+	/* drop the rows the failed read added, put the saved ones back */
+	for (size_t i = 0; i < nrows; i++) {
+		const struct ls_row *r = &s->rows[i];
+
+		if (r->changed == s->gen && r->saved != s->gen)
+			continue;
+		if (keep != i)
+			s->rows[keep] = *r;
+		keep++;
+	}
+	s->nrows = keep;
+	ls_snap_index(s);
+	for (size_t i = 0; i < d->nrows; i++) {
+		struct ls_row *r = ls_snap_find(s, &d->rows[i].key);
+
+		if (r)
+			*r = d->rows[i];
+	}
+	/* and the figures and lists of before the read */
+	err = ls_snap_copy_meta(s, d);
+	if (err) {
+		ls_snap_clear(s); /* not live: read whole next */
+	} else {
+		s->nrows = keep;
+		ls_snap_index(s);
+	}
+	ls_snap_clear(d);
+	return err;
+}

@@ -351,6 +351,10 @@ int ls_snap_delta_start(struct ls_snapshot *d, struct ls_snapshot *s);
 int ls_snap_save_row(struct ls_snapshot *s,
 		     struct ls_row *row); /* snapshot.c */
 int ls_snap_delta_finish(struct ls_snapshot *d, struct ls_snapshot *s);
+/* After a failed read of @s: @s as it was before the read (from @d, which
+ * ends empty), so that the last good read stands; 0, or -ENOMEM with @s
+ * empty and not live (the next read reads it whole). */
+int ls_snap_delta_abort(struct ls_snapshot *d, struct ls_snapshot *s);
 
 /* ---- per-row figures (sort.c) ------------------------------------------ */
 uint64_t ls_row_avg_ns(const struct ls_row *r);

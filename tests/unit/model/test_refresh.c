@@ -3,7 +3,8 @@
  * changed at read n is skipped against a snapshot of the same collector
  * read at n or later, and computed against an older one (record's totals
  * take the first read as prev); and the same deltas made in place, the
- * rows saved as a read changes them, against ls_snap_delta. */
+ * rows saved as a read changes them, against ls_snap_delta, and a failed
+ * read undone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -203,12 +204,54 @@ static void in_place_equals_delta(void **state)
 	ls_snap_free(&s);
 }
 
+/* A read that fails half way: abort puts back the snapshot of before. */
+static void abort_restores(void **state)
+{
+	struct ls_snapshot s, before, d;
+	unsigned seed = 11;
+
+	(void)state;
+	ls_snap_init(&s);
+	ls_snap_init(&before);
+	ls_snap_init(&d);
+	s.gen = 1;
+	for (uint64_t i = 1; i <= 100; i++)
+		row(&s, i * 0x10, i, 1);
+	ls_snap_index(&s);
+	s.live = &collector;
+	for (int round = 0; round < 10; round++) {
+		assert_int_equal(ls_snap_copy(&before, &s), 0);
+		assert_int_equal(ls_snap_delta_start(&d, &s), 0);
+		refresh_read(&s, &seed);
+		if (round % 2) { /* a good read: it stands */
+			assert_int_equal(ls_snap_delta_finish(&d, &s), 0);
+			continue;
+		}
+		s.live = NULL; /* what a failed ls_collector_read leaves */
+		assert_int_equal(ls_snap_delta_abort(&d, &s), 0);
+		assert_null(s.saving);
+		assert_int_equal(d.nrows, 0);
+		assert_int_equal(s.gen, before.gen);
+		assert_ptr_equal(s.live, &collector);
+		assert_int_equal(s.ctr[LS_CTR_BEGIN], before.ctr[LS_CTR_BEGIN]);
+		assert_int_equal(s.nrows, before.nrows);
+		for (size_t i = 0; i < s.nrows; i++)
+			assert_memory_equal(&s.rows[i], &before.rows[i],
+					    sizeof(s.rows[i]));
+		assert_non_null(find(&s, s.rows[s.nrows - 1].key.addr));
+	}
+	ls_snap_free(&d);
+	ls_snap_free(&before);
+	ls_snap_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(skips_by_read),
 		cmocka_unit_test(index_grows),
 		cmocka_unit_test(in_place_equals_delta),
+		cmocka_unit_test(abort_restores),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
