@@ -247,6 +247,20 @@ keys = [(r["interval"], r["lock"], r["kind"]) for r in rows]
 sys.exit(0 if ivs[0] == 0 and set(ivs) <= {0, 1, 2, 3, 4} and len(ivs) >= 2
          and +tot == +s and len(keys) == len(set(keys)) else 1)
 PY
+# -i keeps its intervals in a scratch file in $TMPDIR: one that cannot be
+# made fails before COMMAND starts (exit 2, a hint, no record written);
+# one that can holds nothing once the record is written
+TMPDIR=$O/no-such-dir "$LS" record -o "$O/notmp.json" -i 0.2 -- touch "$O/notmp.ran" \
+	>/dev/null 2>"$O/notmp.err"
+rc=$?
+check "record -i, TMPDIR missing: exit 2 before COMMAND, with a hint, no record" bash -c "
+	[ $rc -eq 2 ] && [ ! -e '$O/notmp.ran' ] && [ ! -e '$O/notmp.json' ] &&
+	grep -qx \"lockscope: failed to create a scratch file in '$O/no-such-dir': No such file or directory\" '$O/notmp.err' &&
+	grep -q '^  hint: .*set TMPDIR to a directory with room' '$O/notmp.err'"
+mkdir "$O/tmp"
+TMPDIR=$O/tmp "$LS" record -o "$O/tmp.json" -d 1 -i 0.25 2>/dev/null
+check "record -i: the scratch file leaves nothing in TMPDIR, the intervals are in the record" \
+	py "$O/tmp.json" "len(d['intervals']) >= 3 and __import__('os').listdir('$O/tmp') == []"
 "$LS" record -o "$O/nl.lkp" --format lkp -d 2 2>/dev/null
 wait "$wl"
 check "record --format lkp: key: value lines" bash -c "

@@ -104,15 +104,12 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 {
 	struct ls_stacks stacks;
 	struct ls_snapshot tot;
-	struct json_object *doc;
-	char why[256], obj[300], a[257];
+	char why[256] = "", obj[300], a[257];
 	int err, ret;
 
 	ls_snap_init(&tot);
 	ls_stacks_init(&stacks);
 	err = ls_snap_delta(final, start, &tot);
-	if (!err)
-		err = ls_series_finish(series, final, &o->filter);
 	if (!err) {
 		/* stacks from the first read to the last, like the totals */
 		ls_snap_filter(&tot, &o->filter);
@@ -131,18 +128,17 @@ static int write_record(const struct ls_opts *o, struct ls_collector *c,
 	if (rec_format(o->format) == LS_REC_JSON)
 		note_changed_cgroups(&tot);
 	m->stacks = &stacks;
-	doc = ls_record_json(m, &tot, series);
-	ls_snap_free(&tot);
 	err = ls_folded_finish(fo, &stacks);
-	ls_stacks_free(&stacks);
-	if (err) {
-		json_object_put(doc);
+	if (err) { /* said by folded_out.c */
+		ls_stacks_free(&stacks);
+		ls_snap_free(&tot);
 		ls_out_abort(out);
 		return err;
 	}
-	err = ls_record_print(out->f, doc, rec_format(o->format), why,
-			      sizeof(why));
-	json_object_put(doc);
+	err = ls_record_write(out->f, m, &tot, series, final, &o->filter,
+			      rec_format(o->format), why, sizeof(why));
+	ls_stacks_free(&stacks);
+	ls_snap_free(&tot);
 	if (err && err != -EIO) {
 		snprintf(obj, sizeof(obj), "file '%s'",
 			 ls_text_safe(a, sizeof(a), o->output));
@@ -190,6 +186,23 @@ int ls_cmd_record(const struct ls_opts *o)
 	if (rc) {
 		ls_out_abort(&out);
 		return rc;
+	}
+	if (o->interval_set) {
+		const char *dir;
+
+		err = ls_series_open(&series, &dir);
+		if (err) {
+			char obj[300], a[257];
+
+			snprintf(obj, sizeof(obj), "a scratch file in '%s'",
+				 ls_text_safe(a, sizeof(a), dir));
+			ls_fail_errno("create", obj, err);
+			ls_hint("-i keeps the intervals there until the end; "
+				"set TMPDIR to a directory with room");
+			ls_folded_abort(&fo);
+			ls_out_abort(&out);
+			return ls_out_open_status(err);
+		}
 	}
 	c = ls_collector_start(&o->col, &why);
 	if (!c) {

@@ -9,106 +9,6 @@
 #include "export/record_write.h"
 #include "export/csv.h"
 
-struct ls_series_ref {
-	struct ls_lock_key key;
-	struct json_object *row;
-	size_t iv;
-};
-
-void ls_series_init(struct ls_series *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->arr = json_object_new_array();
-}
-
-int ls_series_add(struct ls_series *s, const struct ls_snapshot *d, double t_s,
-		  double dur_s, int with_addr)
-{
-	struct json_object *o, *locks;
-	size_t iv;
-
-	if (!s->arr)
-		return -ENOMEM;
-	o = ls_snap_to_json(d, with_addr);
-	if (!o)
-		return -ENOMEM;
-	iv = json_object_array_length(s->arr);
-	json_object_object_add(o, "index", json_object_new_uint64(iv + 1));
-	json_object_object_add(o, "t_s", json_object_new_double(t_s));
-	json_object_object_add(o, "duration_s", json_object_new_double(dur_s));
-	json_object_object_get_ex(o, "locks", &locks);
-	for (size_t i = 0; i < d->nrows; i++) {
-		if (s->nrefs == s->cap) {
-			size_t cap = s->cap ? s->cap * 2 : 256;
-			struct ls_series_ref *r;
-
-			r = realloc(s->refs, cap * sizeof(*r));
-			if (!r) {
-				json_object_put(o);
-				return -ENOMEM;
-			}
-			s->refs = r;
-			s->cap = cap;
-		}
-		s->refs[s->nrefs++] = (struct ls_series_ref){
-			d->rows[i].key, json_object_array_get_idx(locks, i),
-			iv};
-	}
-	json_object_array_add(s->arr, o);
-	return 0;
-}
-
-int ls_series_finish(struct ls_series *s, const struct ls_snapshot *final,
-		     const struct ls_filter *f)
-{
-	size_t n = s->arr ? json_object_array_length(s->arr) : 0, r = 0;
-
-	for (size_t iv = 0; iv < n; iv++) {
-		struct json_object *locks = json_object_new_array();
-
-		if (!locks)
-			return -ENOMEM;
-		for (; r < s->nrefs && s->refs[r].iv == iv; r++) {
-			const struct ls_row *fr =
-				ls_snap_find(final, &s->refs[r].key);
-			struct ls_row probe;
-
-			memset(&probe, 0, sizeof(probe));
-			probe.key = s->refs[r].key;
-			if (fr) {
-				snprintf(probe.name, sizeof(probe.name), "%s",
-					 fr->name);
-				json_object_object_add(
-					s->refs[r].row, "name",
-					json_object_new_string(fr->name));
-			} else {
-				struct json_object *nm;
-
-				json_object_object_get_ex(s->refs[r].row,
-							  "name", &nm);
-				snprintf(probe.name, sizeof(probe.name), "%s",
-					 json_object_get_string(nm));
-			}
-			if (ls_row_match(&probe, f))
-				json_object_array_add(
-					locks, json_object_get(s->refs[r].row));
-		}
-		json_object_object_add(json_object_array_get_idx(s->arr, iv),
-				       "locks", locks);
-	}
-	free(s->refs);
-	s->refs = NULL;
-	s->nrefs = s->cap = 0;
-	return 0;
-}
-
-void ls_series_free(struct ls_series *s)
-{
-	json_object_put(s->arr);
-	free(s->refs);
-	memset(s, 0, sizeof(*s));
-}
-
 static struct json_object *argv_json(char **argv, int argc)
 {
 	struct json_object *a;
@@ -189,8 +89,7 @@ static struct json_object *run_json(const struct ls_rec_meta *m)
 }
 
 struct json_object *ls_record_json(const struct ls_rec_meta *m,
-				   const struct ls_snapshot *totals,
-				   struct ls_series *s)
+				   const struct ls_snapshot *totals)
 {
 	struct json_object *o = json_object_new_object(), *tot;
 
@@ -206,12 +105,6 @@ struct json_object *ls_record_json(const struct ls_rec_meta *m,
 		json_object_object_add(tot, "stacks",
 				       ls_stacks_to_json(m->stacks));
 	json_object_object_add(o, "totals", tot);
-	if (s && s->arr) {
-		json_object_object_add(o, "intervals", s->arr);
-		s->arr = NULL;
-	} else {
-		json_object_object_add(o, "intervals", json_object_new_array());
-	}
 	return o;
 }
 
@@ -307,6 +200,19 @@ static int print_lkp(FILE *f, const struct ls_rec *r)
 	return err;
 }
 
+int ls_record_print_rec(FILE *f, struct ls_rec *r, enum ls_rec_format fmt)
+{
+	int e = 0;
+
+	if (fmt == LS_REC_CSV)
+		print_csv(f, r);
+	else
+		e = print_lkp(f, r);
+	if (!e && ferror(f))
+		e = -EIO;
+	return e;
+}
+
 int ls_record_print(FILE *f, struct json_object *doc, enum ls_rec_format fmt,
 		    char *err, size_t errlen)
 {
@@ -325,12 +231,7 @@ int ls_record_print(FILE *f, struct json_object *doc, enum ls_rec_format fmt,
 	e = ls_rec_from_json(doc, &r, err, errlen);
 	if (e)
 		return e;
-	if (fmt == LS_REC_CSV)
-		print_csv(f, &r);
-	else
-		e = print_lkp(f, &r);
+	e = ls_record_print_rec(f, &r, fmt);
 	ls_rec_free(&r);
-	if (!e && ferror(f))
-		e = -EIO;
 	return e;
 }

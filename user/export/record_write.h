@@ -40,33 +40,50 @@ struct ls_rec_meta {
 };
 
 /*
- * The time series: interval snapshots as JSON, and which lock each row
- * belongs to, so rows can be named and filtered by the names the locks
- * have at the end (a lock's name depends on its most sampled caller, which
- * can change during a run).
+ * The time series (record_series.c): each interval's JSON, with the keys
+ * of its locks, spilled as one line to an unlinked file in $TMPDIR (or
+ * /tmp) when it ends, and read back one interval at a time as the record
+ * is written, its locks named after the names they have at the end (a
+ * lock's name depends on its most sampled caller, which can change during
+ * a run) and filtered by them.  A record so takes memory for its totals
+ * and one interval, not for the whole run.
  */
 struct ls_series {
-	struct json_object *arr; /* owned until ls_record_json() */
-	struct ls_series_ref *refs;
-	size_t nrefs, cap;
+	FILE *spill; /* NULL until the first interval */
+	size_t n;    /* intervals spilled whole */
+	int err;     /* a failed spill: no interval is added after it */
+	char *line;  /* reading back */
+	size_t linecap;
 };
 
 void ls_series_init(struct ls_series *s);
-/* Append the interval @d (a delta) that ended @t_s after the start. */
+/* Make the scratch file (before the run: a full or missing $TMPDIR fails
+ * here, not half way); *@dir names its directory.  0 or -errno. */
+int ls_series_open(struct ls_series *s, const char **dir);
+/* Append the interval @d (a delta) that ended @t_s after the start; 0 or
+ * -errno (the spill's: ENOSPC, ...). */
 int ls_series_add(struct ls_series *s, const struct ls_snapshot *d, double t_s,
 		  double dur_s, int with_addr);
-/* Rename rows after @final (indexed), keep those matching @f. */
-int ls_series_finish(struct ls_series *s, const struct ls_snapshot *final,
-		     const struct ls_filter *f);
 void ls_series_free(struct ls_series *s);
 
-/* The whole document; takes the series' array (@s may be NULL). */
+/* The document but its intervals: schema, run, totals. */
 struct json_object *ls_record_json(const struct ls_rec_meta *m,
-				   const struct ls_snapshot *totals,
-				   struct ls_series *s);
+				   const struct ls_snapshot *totals);
+/* The whole record in @fmt: the document of ls_record_json() and @s's
+ * intervals (NULL: none), named after @final's rows and kept by @filter;
+ * CSV and lkp print what a reader of the JSON sees.  0 or -errno (-EINVAL
+ * with @err if it does not read back, which would be a bug). */
+int ls_record_write(FILE *f, const struct ls_rec_meta *m,
+		    const struct ls_snapshot *totals, struct ls_series *s,
+		    const struct ls_snapshot *final,
+		    const struct ls_filter *filter, enum ls_rec_format fmt,
+		    char *err, size_t errlen);
 /* Print @doc in @fmt; 0 or -errno (-EINVAL with @err if it does not read
  * back, which would be a bug). */
 int ls_record_print(FILE *f, struct json_object *doc, enum ls_rec_format fmt,
 		    char *err, size_t errlen);
+/* Print a record read back as CSV or lkp lines; 0 or -errno. */
+struct ls_rec;
+int ls_record_print_rec(FILE *f, struct ls_rec *r, enum ls_rec_format fmt);
 
 #endif

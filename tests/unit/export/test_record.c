@@ -510,7 +510,11 @@ static char *print(struct json_object *d, enum ls_rec_format fmt)
 	return buf;
 }
 
+struct fixture;
+static char *write_rec(struct fixture *x, enum ls_rec_format fmt);
+
 struct fixture {
+	char *json; /* the record as ls_record_write streams it */
 	struct ls_snapshot start, mid, end, d;
 	struct ls_series series;
 	struct ls_collector_opts col;
@@ -524,6 +528,7 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *x = calloc(1, sizeof(*x));
+	const char *dir;
 
 	assert_non_null(x);
 	x->col.sample_hz = 99;
@@ -566,15 +571,36 @@ static int setup(void **state)
 			 ->name,
 		 LS_NAME_MAX, "spinlock@final");
 	ls_series_init(&x->series);
+	assert_int_equal(ls_series_open(&x->series, &dir), 0);
+	assert_string_equal(dir, getenv("TMPDIR") && *getenv("TMPDIR")
+					 ? getenv("TMPDIR")
+					 : "/tmp");
 	assert_int_equal(ls_snap_delta(&x->mid, &x->start, &x->d), 0);
 	assert_int_equal(ls_series_add(&x->series, &x->d, 1.0, 1.0, 0), 0);
 	assert_int_equal(ls_snap_delta(&x->end, &x->mid, &x->d), 0);
 	assert_int_equal(ls_series_add(&x->series, &x->d, 2.0, 1.0, 0), 0);
-	assert_int_equal(ls_series_finish(&x->series, &x->end, &x->filter), 0);
 	assert_int_equal(ls_snap_delta(&x->end, &x->start, &x->d), 0);
-	x->doc = ls_record_json(&x->m, &x->d, &x->series);
+	x->json = write_rec(x, LS_REC_JSON);
+	x->doc = json_tokener_parse(x->json);
+	assert_non_null(x->doc);
 	*state = x;
 	return 0;
+}
+
+/* The record of @x in @fmt, as `record` writes it: the intervals read
+ * back from the series' scratch file, named after the end. */
+static char *write_rec(struct fixture *x, enum ls_rec_format fmt)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(ls_record_write(f, &x->m, &x->d, &x->series, &x->end,
+					 &x->filter, fmt, err, sizeof(err)),
+			 0);
+	fclose(f);
+	return buf;
 }
 
 static int teardown(void **state)
@@ -582,6 +608,7 @@ static int teardown(void **state)
 	struct fixture *x = *state;
 
 	json_object_put(x->doc);
+	free(x->json);
 	ls_series_free(&x->series);
 	ls_snap_free(&x->start);
 	ls_snap_free(&x->mid);
@@ -594,11 +621,15 @@ static int teardown(void **state)
 static void test_json_round_trip(void **state)
 {
 	struct fixture *x = *state;
-	char *s = print(x->doc, LS_REC_JSON), err[256];
+	char *s = strdup(x->json), *whole = print(x->doc, LS_REC_JSON),
+	     err[256];
 	const struct ls_rec_lock *l;
 	uint64_t sum = 0;
 	struct ls_rec r;
 
+	/* the stream is what json-c prints for the whole document */
+	assert_string_equal(s, whole);
+	free(whole);
 	assert_int_equal(ls_rec_parse(s, strlen(s), &r, err, sizeof(err)), 0);
 	assert_int_equal(r.version, 1);
 	assert_string_equal(r.kernel, "6.18.0");
@@ -633,7 +664,7 @@ static void test_json_round_trip(void **state)
 static void test_lkp_compare_names(void **state)
 {
 	struct fixture *x = *state;
-	char *s = print(x->doc, LS_REC_LKP), err[256], line[LS_KEY_MAX + 4];
+	char *s = write_rec(x, LS_REC_LKP), err[256], line[LS_KEY_MAX + 4];
 	struct ls_stats st = {0};
 	struct ls_rec r;
 
@@ -657,8 +688,12 @@ static void test_lkp_compare_names(void **state)
 static void test_lkp(void **state)
 {
 	struct fixture *x = *state;
-	char *s = print(x->doc, LS_REC_LKP);
+	char *s = write_rec(x, LS_REC_LKP), *doc = print(x->doc, LS_REC_LKP);
 	const char *t1, *t2;
+
+	/* read back from the stream as from the whole document */
+	assert_string_equal(s, doc);
+	free(doc);
 
 	/* 3 * 21 ms / 300 contentions = 0.21 ms; 369 of 3000 samples */
 	assert_non_null(
@@ -707,8 +742,11 @@ static void test_lkp(void **state)
 static void test_csv(void **state)
 {
 	struct fixture *x = *state;
-	char *s = print(x->doc, LS_REC_CSV);
+	char *s = write_rec(x, LS_REC_CSV), *doc = print(x->doc, LS_REC_CSV);
 	int lines = 0;
+
+	assert_string_equal(s, doc);
+	free(doc);
 
 	assert_true(!strncmp(s, "interval,t_s,duration_s,lock,kind,", 34));
 	for (char *p = s; *p; p++)
@@ -725,24 +763,28 @@ static void test_csv(void **state)
 static void test_series_filter(void **state)
 {
 	struct fixture *x = *state;
-	struct ls_series s;
-	struct json_object *iv, *locks;
+	struct json_object *doc, *ivs, *locks;
+	char *s;
 
-	ls_series_init(&s);
-	assert_int_equal(ls_snap_delta(&x->mid, &x->start, &x->d), 0);
-	assert_int_equal(ls_series_add(&s, &x->d, 1.0, 1.0, 0), 0);
 	/* -L final: matches the name the lock has at the end only */
 	x->filter.name = "final";
-	assert_int_equal(ls_series_finish(&s, &x->end, &x->filter), 0);
+	s = write_rec(x, LS_REC_JSON);
 	x->filter.name = NULL;
-	iv = json_object_array_get_idx(s.arr, 0);
-	assert_true(json_object_object_get_ex(iv, "locks", &locks));
+	doc = json_tokener_parse(s);
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "intervals", &ivs));
+	assert_int_equal(json_object_array_length(ivs), 2);
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(ivs, 0),
+					      "locks", &locks));
 	assert_int_equal(json_object_array_length(locks), 1);
 	assert_string_equal(
 		json_object_get_string(json_object_object_get(
 			json_object_array_get_idx(locks, 0), "name")),
 		"spinlock@final");
-	ls_series_free(&s);
+	/* the spill's keys stay in the spill */
+	assert_null(strstr(s, "_keys"));
+	json_object_put(doc);
+	free(s);
 }
 
 /* ---- atomic output --------------------------------------------------- */
