@@ -98,6 +98,9 @@ struct ls_collector {
 	uint64_t bases_read;	    /* reads when they were last read */
 	struct ls_ident_ent *ident; /* per lock key, open addressing */
 	size_t nident, ident_cap;
+	/* names.c: the struct fields callers made certain, remembered */
+	struct ls_gen_memo *gen_memo;
+	unsigned ngen_memo, gen_memo_next;
 	struct ls_instances inst; /* #2, #3 ... of names shared by locks */
 	struct ls_slab_aliases aliases; /* merged slab caches (slab_sysfs.c) */
 	struct ls_cgroups *cg; /* --cgroup, --by cgroup (cgroup.c), or NULL */

@@ -116,8 +116,11 @@ void ls_names_free(struct ls_collector *c)
 	ls_inst_free(&c->inst);
 	ls_slab_aliases_free(&c->aliases);
 	free(c->ident);
+	free(c->gen_memo);
 	free(c->pcpu_base);
 	c->ident = NULL;
+	c->gen_memo = NULL;
+	c->ngen_memo = 0;
 	c->pcpu_base = NULL;
 }
 
@@ -233,24 +236,66 @@ static void resolve(struct ls_collector *c, struct ls_ident_ent *e)
 	e->final = all_bases || !c->pcpu_size;
 }
 
+/*
+ * What a caller's struct says of a lock at an offset: remembered, since
+ * libbpf finds a struct by scanning every BTF type by name (a third of a
+ * read of 8,000 pipe mutexes whose top caller went back and forth between
+ * pipe_read and pipe_write went there).  The key's type is one of
+ * ls_caller_type()'s literals; a few types and offsets make all entries.
+ */
+#define LS_GEN_MEMO 64
+struct ls_gen_memo {
+	const char *type;
+	uint64_t off;
+	uint32_t kind;
+	long size;	       /* the struct's size; -1: no such struct */
+	char cls[LS_NAME_MAX]; /* its field there; "" if none */
+};
+
+static const struct ls_gen_memo *
+gen_field(struct ls_collector *c, const char *type, uint64_t off, uint32_t kind)
+{
+	struct ls_gen_memo *m;
+	int id;
+
+	for (unsigned i = 0; i < c->ngen_memo; i++) {
+		m = &c->gen_memo[i];
+		if (m->type == type && m->off == off && m->kind == kind)
+			return m;
+	}
+	if (!c->gen_memo &&
+	    !(c->gen_memo = calloc(LS_GEN_MEMO, sizeof(*c->gen_memo))))
+		return NULL;
+	/* full: the oldest entry makes room */
+	m = &c->gen_memo[c->ngen_memo < LS_GEN_MEMO
+				 ? c->ngen_memo++
+				 : c->gen_memo_next++ % LS_GEN_MEMO];
+	memset(m, 0, sizeof(*m));
+	m->type = type;
+	m->off = off;
+	m->kind = kind;
+	id = btf__find_by_name_kind(c->btf, type, BTF_KIND_STRUCT);
+	m->size = id > 0 ? btf__resolve_size(c->btf, (uint32_t)id) : -1;
+	if (m->size < 0 || ls_btf_struct_field(c->btf, type, off, kind, m->cls,
+					       sizeof(m->cls)))
+		m->cls[0] = '\0';
+	return m;
+}
+
 /* A kmalloc'ed lock whose caller makes its struct certain: that struct's
  * field, if the struct fits the cache and has a lock there. */
 static void infer_generic(struct ls_collector *c, struct ls_ident_ent *e,
 			  const char *caller)
 {
 	const char *type = ls_caller_type(caller);
-	char cls[LS_NAME_MAX];
-	int id;
+	const struct ls_gen_memo *m;
 
 	if (!type || !c->btf)
 		return;
-	id = btf__find_by_name_kind(c->btf, type, BTF_KIND_STRUCT);
-	if (id <= 0 || btf__resolve_size(c->btf, (uint32_t)id) > e->gen_size)
+	m = gen_field(c, type, e->gen_off, e->key.kind);
+	if (!m || m->size < 0 || m->size > (long)e->gen_size || !m->cls[0])
 		return;
-	if (ls_btf_struct_field(c->btf, type, e->gen_off, e->key.kind, cls,
-				sizeof(cls)))
-		return;
-	memcpy(e->cls, cls, sizeof(e->cls));
+	memcpy(e->cls, m->cls, sizeof(e->cls));
 	e->gen = 0;
 }
 
