@@ -212,7 +212,7 @@ static struct json_object *steal_json(const struct ls_steal *st)
 	return o;
 }
 
-struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
+struct json_object *ls_snap_head_json(const struct ls_snapshot *s)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *ctr = json_object_new_object();
@@ -262,22 +262,6 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 		json_object_array_add(funcs, f);
 	}
 	json_object_object_add(samp, "spin_functions", funcs);
-	for (size_t i = 0; i < s->nrows; i++) {
-		struct json_object *r = row_to_json(&s->rows[i], with_addr);
-
-		json_object_object_add(
-			r, "chains",
-			ls_chains_to_json(s, &s->rows[i], with_addr));
-		if (s->by_cgroup) {
-			json_object_object_add(
-				r, "cgroups",
-				cgroups_json(s, &s->rows[i], LS_CG_WAITER));
-			json_object_object_add(
-				r, "holder_cgroups",
-				cgroups_json(s, &s->rows[i], LS_CG_HOLDER));
-		}
-		json_object_array_add(locks, r);
-	}
 	for (unsigned i = 0; i < s->nprogs; i++) {
 		struct json_object *p = json_object_new_object();
 
@@ -299,6 +283,35 @@ struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
 	json_object_object_add(o, "cost", cost);
 	json_object_object_add(o, "budget", ls_json_budget(&s->budget));
 	json_object_object_add(o, "locks", locks);
+	return o;
+}
+
+struct json_object *ls_snap_lock_json(const struct ls_snapshot *s, size_t i,
+				      int with_addr)
+{
+	struct json_object *r = row_to_json(&s->rows[i], with_addr);
+
+	json_object_object_add(r, "chains",
+			       ls_chains_to_json(s, &s->rows[i], with_addr));
+	if (s->by_cgroup) {
+		json_object_object_add(
+			r, "cgroups",
+			cgroups_json(s, &s->rows[i], LS_CG_WAITER));
+		json_object_object_add(
+			r, "holder_cgroups",
+			cgroups_json(s, &s->rows[i], LS_CG_HOLDER));
+	}
+	return r;
+}
+
+struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr)
+{
+	struct json_object *o = ls_snap_head_json(s), *locks;
+
+	json_object_object_get_ex(o, "locks", &locks);
+	for (size_t i = 0; i < s->nrows; i++)
+		json_object_array_add(locks,
+				      ls_snap_lock_json(s, i, with_addr));
 	return o;
 }
 

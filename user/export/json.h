@@ -13,6 +13,11 @@
  * the lock). */
 void ls_json_identity(struct json_object *o, const struct ls_row *r);
 struct json_object *ls_snap_to_json(const struct ls_snapshot *s, int with_addr);
+/* The same, "locks" an empty array (for a writer that streams them). */
+struct json_object *ls_snap_head_json(const struct ls_snapshot *s);
+/* The object of @s's row @i, as in "locks". */
+struct json_object *ls_snap_lock_json(const struct ls_snapshot *s, size_t i,
+				      int with_addr);
 /* Sampled waiter stacks: lock, kind, frames (array, root first), samples,
  * wait_ns. */
 struct ls_stacks;

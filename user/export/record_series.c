@@ -210,28 +210,55 @@ static void put_indented(FILE *f, const char *txt, int ind)
 	}
 }
 
-/* The record as JSON: the document but its intervals, then the
- * intervals one at a time, as json-c prints the whole (two spaces a
- * level, the intervals at the second). */
+/* The totals' lock objects where the head has "locks":[] (two spaces a
+ * level: the totals at the first, their locks at the third). */
+static int put_locks(FILE *f, const struct ls_snapshot *totals, int with_addr)
+{
+	for (size_t i = 0; i < totals->nrows; i++) {
+		struct json_object *l = ls_snap_lock_json(totals, i, with_addr);
+
+		if (!l)
+			return -ENOMEM;
+		fputs(i ? ",\n      " : "\n      ", f);
+		put_indented(f, json_object_to_json_string_ext(l, JSON_FLAGS),
+			     6);
+		json_object_put(l);
+	}
+	fputs("\n    ", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* The record as JSON, as json-c prints the whole document, but one lock
+ * of the totals and one interval at a time: the head (ls_record_json())
+ * up to its empty "locks", the totals' locks, the rest of the head, then
+ * the intervals (at the second level). */
 static int write_json(FILE *f, const struct ls_rec_meta *m,
 		      const struct ls_snapshot *totals, struct ls_series *s,
 		      const struct ls_snapshot *final,
 		      const struct ls_filter *filter, char *why, size_t len)
 {
+	static const char hole[] = "\n    \"locks\":[\n    ]";
 	struct json_object *head = ls_record_json(m, totals), *iv;
 	const char *txt = json_object_to_json_string_ext(head, JSON_FLAGS);
+	const char *at = txt ? strstr(txt, hole) : NULL;
 	size_t n = txt ? strlen(txt) : 0, k = 0;
 	int err = 0;
 
 	/* the head ends with "\n}": the intervals go before it */
-	if (n < 2 || strcmp(txt + n - 2, "\n}")) {
+	if (!at || n < 2 || strcmp(txt + n - 2, "\n}")) {
 		json_object_put(head);
-		snprintf(why, len, "the document does not end in a brace");
+		snprintf(why, len, "the document's head is not as expected");
 		return -EINVAL;
 	}
-	fwrite(txt, 1, n - 2, f);
+	/* up to and with the '[', then the locks, then from the ']' on */
+	fwrite(txt, 1, (size_t)(at - txt) + sizeof(hole) - 7, f);
+	err = put_locks(f, totals, m->col->with_addr);
+	fwrite(at + sizeof(hole) - 2, 1,
+	       n - 2 - (size_t)(at - txt) - (sizeof(hole) - 2), f);
 	fputs(",\n  \"intervals\":[", f);
 	json_object_put(head);
+	if (err)
+		return err;
 	if (s && s->spill && fseek(s->spill, 0, SEEK_SET))
 		return -errno;
 	while (s && s->spill &&

@@ -100,7 +100,7 @@ struct json_object *ls_record_json(const struct ls_rec_meta *m,
 	json_object_object_add(o, "lockscope_version",
 			       json_object_new_string(m->version));
 	json_object_object_add(o, "run", run_json(m));
-	tot = ls_snap_to_json(totals, m->col->with_addr);
+	tot = ls_snap_head_json(totals);
 	if (m->stacks)
 		json_object_object_add(tot, "stacks",
 				       ls_stacks_to_json(m->stacks));

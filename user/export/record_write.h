@@ -66,7 +66,8 @@ int ls_series_add(struct ls_series *s, const struct ls_snapshot *d, double t_s,
 		  double dur_s, int with_addr);
 void ls_series_free(struct ls_series *s);
 
-/* The document but its intervals: schema, run, totals. */
+/* The document but its intervals: schema, run, totals with an empty
+ * "locks" (ls_record_write streams them). */
 struct json_object *ls_record_json(const struct ls_rec_meta *m,
 				   const struct ls_snapshot *totals);
 /* The whole record in @fmt: the document of ls_record_json() and @s's
