@@ -138,6 +138,17 @@ static void refresh_read(struct ls_snapshot *s, unsigned *seed)
 	ls_snap_index(s);
 }
 
+/* @s: @n locks read once by a collector, a live snapshot of it. */
+static void live_table(struct ls_snapshot *s, uint64_t n)
+{
+	ls_snap_init(s);
+	s->gen = 1;
+	for (uint64_t i = 1; i <= n; i++)
+		row(s, i * 0x10, i, 1);
+	ls_snap_index(s);
+	s->live = &collector;
+}
+
 static void assert_same_delta(const struct ls_snapshot *want,
 			      const struct ls_snapshot *got)
 {
@@ -163,15 +174,10 @@ static void in_place_equals_delta(void **state)
 	size_t saved_most = 0;
 
 	(void)state;
-	ls_snap_init(&s);
+	live_table(&s, 200);
 	ls_snap_init(&before);
 	ls_snap_init(&want);
 	ls_snap_init(&d);
-	s.gen = 1;
-	for (uint64_t i = 1; i <= 200; i++)
-		row(&s, i * 0x10, i, 1);
-	ls_snap_index(&s);
-	s.live = &collector;
 	for (int round = 0; round < 40; round++) {
 		assert_int_equal(ls_snap_copy(&before, &s), 0);
 		assert_int_equal(ls_snap_delta_start(&d, &s), 0);
@@ -211,14 +217,9 @@ static void abort_restores(void **state)
 	unsigned seed = 11;
 
 	(void)state;
-	ls_snap_init(&s);
+	live_table(&s, 100);
 	ls_snap_init(&before);
 	ls_snap_init(&d);
-	s.gen = 1;
-	for (uint64_t i = 1; i <= 100; i++)
-		row(&s, i * 0x10, i, 1);
-	ls_snap_index(&s);
-	s.live = &collector;
 	for (int round = 0; round < 10; round++) {
 		assert_int_equal(ls_snap_copy(&before, &s), 0);
 		assert_int_equal(ls_snap_delta_start(&d, &s), 0);
