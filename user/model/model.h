@@ -385,6 +385,9 @@ int ls_sort_parse(const char *s, enum ls_sort *out);
 /* Sort, descending for numbers (ascending for name and kind) unless @reverse.
  */
 void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse);
+/* The same order for an array of row pointers (the rows stay put). */
+void ls_row_ptrs_sort(const struct ls_row **v, size_t n, enum ls_sort key,
+		      int reverse);
 /* The same order for the first @k rows only; the others follow them in no
  * order (top -b prints the first few of a big table). */
 void ls_rows_sort_first(struct ls_row *rows, size_t n, enum ls_sort key,

@@ -195,6 +195,37 @@ void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
 	free(e);
 }
 
+static int cmp_ptrs(const void *a, const void *b)
+{
+	return cmp_rows(*(const struct ls_row *const *)a,
+			*(const struct ls_row *const *)b);
+}
+
+void ls_row_ptrs_sort(const struct ls_row **v, size_t n, enum ls_sort key,
+		      int reverse)
+{
+	struct sort_ent *e;
+
+	if (n < 2)
+		return;
+	sort_key = key;
+	sort_rev = reverse;
+	e = malloc(n * sizeof(*e));
+	if (!e) { /* slower: each sort value computed per comparison */
+		qsort(v, n, sizeof(*v), cmp_ptrs);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		e[i].v = sort_val(v[i]);
+		e[i].i = i;
+		e[i].r = v[i];
+	}
+	qsort(e, n, sizeof(*e), cmp_ents);
+	for (size_t i = 0; i < n; i++)
+		v[i] = e[i].r;
+	free(e);
+}
+
 void ls_rows_sort_first(struct ls_row *rows, size_t n, enum ls_sort key,
 			int reverse, size_t k)
 {

@@ -126,8 +126,8 @@ unsigned ls_top_header(const struct ls_top *t, const struct ls_top_frame *fr,
 			 "events/s: %.0f begins, %.0f ends   locks: %zu of %zu "
 			 "  tasks waiting: %zu",
 			 (double)d->ctr[LS_CTR_BEGIN] / secs,
-			 (double)d->ctr[LS_CTR_END] / secs, t->view.nrows,
-			 d->nrows, d->nwaiting);
+			 (double)d->ctr[LS_CTR_END] / secs, t->nview, d->nrows,
+			 d->nwaiting);
 	else
 		snprintf(buf, sizeof(buf),
 			 "collecting the first %gs interval ...", t->interval);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* top_model.c - the live view's state: rows shown, selection, keys. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "view/top_model.h"
 
@@ -27,7 +29,6 @@ static const enum ls_sort col_sort[LS_COL_NR] = {
 void ls_top_init(struct ls_top *t, enum ls_sort sort, double interval)
 {
 	memset(t, 0, sizeof(*t));
-	ls_snap_init(&t->view);
 	t->sort = sort;
 	t->interval = interval;
 	t->page = 1;
@@ -38,7 +39,9 @@ void ls_top_init(struct ls_top *t, enum ls_sort sort, double interval)
 
 void ls_top_free(struct ls_top *t)
 {
-	ls_snap_free(&t->view);
+	free(t->view);
+	t->view = NULL;
+	t->nview = t->view_cap = 0;
 }
 
 int ls_top_sort_col(enum ls_sort s)
@@ -91,7 +94,7 @@ static int same_key(const struct ls_lock_key *a, const struct ls_lock_key *b)
 /* Keep the selection on its lock (once the user moved it) and on screen. */
 static void fix_sel(struct ls_top *t)
 {
-	size_t n = t->view.nrows, page = t->page ? t->page : 1;
+	size_t n = t->nview, page = t->page ? t->page : 1;
 
 	if (!n) {
 		t->sel = t->top = 0;
@@ -99,7 +102,7 @@ static void fix_sel(struct ls_top *t)
 	}
 	if (t->have_sel) {
 		for (size_t i = 0; i < n; i++)
-			if (same_key(&t->view.rows[i].key, &t->sel_key)) {
+			if (same_key(&t->view[i]->key, &t->sel_key)) {
 				t->sel = i;
 				break;
 			}
@@ -107,7 +110,7 @@ static void fix_sel(struct ls_top *t)
 	if (t->sel >= n)
 		t->sel = n - 1;
 	if (t->have_sel)
-		t->sel_key = t->view.rows[t->sel].key;
+		t->sel_key = t->view[t->sel]->key;
 	if (t->sel < t->top)
 		t->top = t->sel;
 	if (t->sel >= t->top + page)
@@ -126,24 +129,31 @@ int ls_top_view(struct ls_top *t, const struct ls_snapshot *delta,
 		const struct ls_filter *base)
 {
 	struct ls_filter byname = {0};
-	int err;
 
+	t->nview = 0;
+	t->nrows_all = delta ? delta->nrows : 0;
 	if (!delta) {
-		ls_snap_clear(&t->view);
-		t->nrows_all = 0;
 		fix_sel(t);
 		return 0;
 	}
-	err = ls_snap_copy(&t->view, delta);
-	if (err)
-		return err;
-	t->nrows_all = delta->nrows;
-	ls_snap_filter(&t->view, base);
-	if (t->filter[0]) {
-		byname.name = t->filter;
-		ls_snap_filter(&t->view, &byname);
+	if (delta->nrows > t->view_cap) {
+		const struct ls_row **v =
+			realloc(t->view, delta->nrows * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		t->view = v;
+		t->view_cap = delta->nrows;
 	}
-	ls_rows_sort(t->view.rows, t->view.nrows, t->sort, t->reverse);
+	byname.name = t->filter;
+	for (size_t i = 0; i < delta->nrows; i++) {
+		const struct ls_row *r = &delta->rows[i];
+
+		if (ls_row_match(r, base) &&
+		    (!t->filter[0] || ls_row_match(r, &byname)))
+			t->view[t->nview++] = r;
+	}
+	ls_row_ptrs_sort(t->view, t->nview, t->sort, t->reverse);
 	fix_sel(t);
 	return 0;
 }
@@ -285,7 +295,7 @@ static int scroll_key(size_t *pos, int key, unsigned page)
 
 static int list_key(struct ls_top *t, int key)
 {
-	size_t n = t->view.nrows;
+	size_t n = t->nview;
 	unsigned i;
 
 	switch (key) {
@@ -326,7 +336,7 @@ static int list_key(struct ls_top *t, int key)
 			return 0;
 		if (t->sel >= n)
 			t->sel = n - 1;
-		t->detail = t->view.rows[t->sel].key;
+		t->detail = t->view[t->sel]->key;
 		t->mode = LS_TOP_DETAIL;
 		t->scroll = 0;
 		return LS_TOP_OWNER | LS_TOP_REDRAW;
@@ -336,7 +346,7 @@ static int list_key(struct ls_top *t, int key)
 		if (t->sel >= n)
 			t->sel = n - 1;
 		t->have_sel = 1;
-		t->sel_key = t->view.rows[t->sel].key;
+		t->sel_key = t->view[t->sel]->key;
 		fix_sel(t);
 		return LS_TOP_REDRAW;
 	}

@@ -75,9 +75,12 @@ struct ls_top {
 	int paused;
 	double interval; /* seconds */
 	int hist_total;	 /* detail: histograms since start, not the interval */
-	struct ls_snapshot view; /* the interval's rows, filtered and sorted */
-	size_t nrows_all;	 /* rows before filtering */
-	size_t sel, top;	 /* selected row, first row on screen */
+	/* the interval's rows, filtered and sorted: pointers into the
+	 * snapshot last given to ls_top_view, which must outlive them */
+	const struct ls_row **view;
+	size_t nview, view_cap;
+	size_t nrows_all; /* rows before filtering */
+	size_t sel, top;  /* selected row, first row on screen */
 	struct ls_lock_key sel_key;
 	int have_sel;
 	struct ls_lock_key detail; /* the lock the detail view shows */
@@ -92,7 +95,8 @@ void ls_top_free(struct ls_top *t);
 
 /* Rebuild t->view from @delta: rows matching @base (command-line filter) and
  * the typed name filter, in sort order; the selection follows its lock.
- * @delta NULL empties the view.  0 or -ENOMEM. */
+ * The view points into @delta's rows (no copy): @delta stays as it is
+ * until the next call.  @delta NULL empties the view.  0 or -ENOMEM. */
 int ls_top_view(struct ls_top *t, const struct ls_snapshot *delta,
 		const struct ls_filter *base);
 /* The screen shows @page rows: keep the selected row among them. */

@@ -213,7 +213,7 @@ static void draw_list(struct ls_top *t, const struct ls_top_frame *fr, int y,
 		line(y, 0, "collecting ...", 0);
 		return;
 	}
-	if (!t->view.nrows) {
+	if (!t->nview) {
 		if (t->filter[0] || t->nrows_all)
 			snprintf(buf, sizeof(buf),
 				 "no lock matches the filter (%zu contended)",
@@ -225,8 +225,8 @@ static void draw_list(struct ls_top *t, const struct ls_top_frame *fr, int y,
 		line(y, 0, buf, 0);
 		return;
 	}
-	for (size_t i = t->top; i < t->view.nrows && y < bottom; i++, y++) {
-		ls_top_row(buf, sizeof(buf), &t->view.rows[i], fr->secs, &l);
+	for (size_t i = t->top; i < t->nview && y < bottom; i++, y++) {
+		ls_top_row(buf, sizeof(buf), t->view[i], fr->secs, &l);
 		if (i == t->sel) {
 			attron(A_REVERSE);
 			mvhline(y, 0, ' ', COLS);

@@ -62,7 +62,7 @@ static void fill(struct ls_snapshot *s)
 
 static const char *row_name(const struct ls_top *t, size_t i)
 {
-	return i < t->view.nrows ? t->view.rows[i].name : "(none)";
+	return i < t->nview ? t->view[i]->name : "(none)";
 }
 
 static void layout_widths(void **state)
@@ -250,7 +250,7 @@ static void view_sort_filter(void **state)
 	fill(&s);
 	ls_top_init(&t, LS_SORT_TOTAL, 1.0);
 	assert_int_equal(ls_top_view(&t, &s, &base), 0);
-	assert_int_equal(t.view.nrows, 3);
+	assert_int_equal(t.nview, 3);
 	assert_string_equal(row_name(&t, 0), "mmap_lock"); /* 122 ms total */
 	assert_string_equal(row_name(&t, 1), "mutex@genl_rcv_msg");
 
@@ -286,7 +286,7 @@ static void view_sort_filter(void **state)
 	assert_true(ls_top_key(&t, 'e') & LS_TOP_REVIEW);
 	ls_top_key(&t, 'n');
 	ls_top_view(&t, &s, &base);
-	assert_int_equal(t.view.nrows, 1);
+	assert_int_equal(t.nview, 1);
 	assert_string_equal(row_name(&t, 0), "mutex@genl_rcv_msg");
 	assert_int_equal(t.nrows_all, 3);
 	ls_top_key(&t, LS_KEY_BACKSPACE);
@@ -295,7 +295,7 @@ static void view_sort_filter(void **state)
 	assert_false(t.editing);
 	assert_string_equal(t.filter, "");
 	ls_top_view(&t, &s, &base);
-	assert_int_equal(t.view.nrows, 3);
+	assert_int_equal(t.nview, 3);
 	/* Enter keeps it; Esc in the list clears it */
 	ls_top_key(&t, '/');
 	ls_top_key(&t, 'm');
@@ -303,15 +303,15 @@ static void view_sort_filter(void **state)
 	ls_top_key(&t, LS_KEY_ENTER);
 	assert_false(t.editing);
 	ls_top_view(&t, &s, &base);
-	assert_int_equal(t.view.nrows, 1);
+	assert_int_equal(t.nview, 1);
 	assert_string_equal(row_name(&t, 0), "mmap_lock");
 	ls_top_key(&t, LS_KEY_ESC);
 	ls_top_view(&t, &s, &base);
-	assert_int_equal(t.view.nrows, 3);
+	assert_int_equal(t.nview, 3);
 	/* the command line's filter applies underneath */
 	base.kind_mask = 1U << LS_KIND_SPINLOCK;
 	ls_top_view(&t, &s, &base);
-	assert_int_equal(t.view.nrows, 1);
+	assert_int_equal(t.nview, 1);
 	assert_string_equal(row_name(&t, 0), "spinlock@__schedule");
 	ls_top_free(&t);
 	ls_snap_free(&s);
