@@ -91,21 +91,30 @@ static int refresh_lock(struct ls_collector *c, const void *k, const void *v,
 	return 0;
 }
 
-/* Drop the rows of locks the read did not find (forgotten). */
-static void refresh_sweep(struct ls_snapshot *s)
+/* Drop the rows of locks the read did not find (forgotten): saved first
+ * for an interval made in place, where they are what the lock counted
+ * before it went.  0 or -ENOMEM. */
+static int refresh_sweep(struct ls_snapshot *s)
 {
 	size_t keep = 0;
+	int err = 0;
 
-	for (size_t i = 0; i < s->nrows; i++)
-		if (s->rows[i].seen == s->gen) {
-			if (keep != i)
-				s->rows[keep] = s->rows[i];
-			keep++;
+	for (size_t i = 0; i < s->nrows; i++) {
+		if (s->rows[i].seen != s->gen) {
+			if (!err)
+				err = ls_snap_save_row(s, &s->rows[i]);
+			if (!err)
+				continue;
 		}
+		if (keep != i)
+			s->rows[keep] = s->rows[i];
+		keep++;
+	}
 	if (keep != s->nrows) {
 		s->nrows = keep;
 		s->kidx_n = 0;
 	}
+	return err;
 }
 
 static int add_osq(struct ls_collector *c, const void *k, const void *v,
@@ -286,7 +295,9 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 	if (err)
 		return err;
 	if (refresh)
-		refresh_sweep(s);
+		err = refresh_sweep(s);
+	if (err)
+		return err;
 	if (s->kidx_n != s->nrows)
 		ls_snap_index(s);
 	ls_forget_mark(c, s);

@@ -362,7 +362,7 @@ out:
 int ls_snap_delta_abort(struct ls_snapshot *d, struct ls_snapshot *s)
 {
 	size_t keep = 0, nrows = s->nrows;
-	int err;
+	int err, lost = 0;
 
 	s->saving = NULL;
 	if (!d->live) { /* a whole copy: it is s before the read */
@@ -385,11 +385,18 @@ int ls_snap_delta_abort(struct ls_snapshot *d, struct ls_snapshot *s)
 	for (size_t i = 0; i < d->nrows; i++) {
 		struct ls_row *r = ls_snap_find(s, &d->rows[i].key);
 
+		if (!r) { /* swept by the read: back at the end */
+			s->nrows = keep;
+			r = ls_snap_room_for_row(s) ? NULL : &s->rows[keep++];
+			s->kidx_n = 0;
+			lost |= !r;
+		}
 		if (r)
 			*r = d->rows[i];
 	}
 	/* and the figures and lists of before the read */
-	err = ls_snap_copy_meta(s, d);
+	s->nrows = keep;
+	err = lost ? -ENOMEM : ls_snap_copy_meta(s, d);
 	if (err) {
 		ls_snap_clear(s); /* not live: read whole next */
 	} else {
