@@ -228,7 +228,7 @@ contended_genl "$O/iv.json" "record -i: mutex@genl_rcv_msg in the series" &&
 sum(l["contentions"] for i in d["intervals"] for l in i["locks"] if l["name"] == "mutex@genl_rcv_msg") ==
 sum(l["contentions"] for l in d["totals"]["locks"] if l["name"] == "mutex@genl_rcv_msg")'
 
-wait "$wl"
+kill_pids "$wl" # the load was needed while recording only
 stress-ng --netlink-task 2 -t 5s >/dev/null 2>&1 &
 wl=$!
 sleep 0.5
@@ -248,7 +248,7 @@ sys.exit(0 if ivs[0] == 0 and set(ivs) <= {0, 1, 2, 3, 4} and len(ivs) >= 2
          and +tot == +s and len(keys) == len(set(keys)) else 1)
 PY
 "$LS" record -o "$O/nl.lkp" --format lkp -d 2 2>/dev/null
-wait "$wl"
+kill_pids "$wl" # the load was needed while recording only
 check "record --format lkp: key: value lines" bash -c "
 grep -Eq '^contentions: [0-9]+$' '$O/nl.lkp' &&
 grep -Eq '^spin_share\.osq_lock: [0-9]+(\.[0-9]+)?$' '$O/nl.lkp' &&
@@ -269,7 +269,7 @@ sleep 2
 kill -INT -- "-$pid"
 wait "$pid"
 rc=$?
-wait "$wl"
+kill_pids "$wl" # the load was needed while recording only
 check "record: Ctrl-C exits 0" test "$rc" -eq 0
 [ "$schema" = 1 ] && check "record: Ctrl-C still writes a valid file" valid "$O/int.json"
 check "record: Ctrl-C file is marked interrupted, with its data" py "$O/int.json" '
