@@ -257,7 +257,7 @@ test-vm: lockscope $(WORKLOADS) $(GUEST_ARM64_IF_CC)
 test-vm-arm64: guest-arm64
 	tests/run.sh vm arm64
 
-# the KVM guest alone (pinned vs unpinned vCPUs); skips in about 20 s where
+# the KVM guest alone (pinned vs unpinned vCPUs); skips in about 15 s where
 # nested KVM cannot boot the guest
 test-vm-kvm: lockscope $(WORKLOADS)
 	tests/run.sh vm kvm

@@ -76,14 +76,35 @@ PY
 	figures "record -i 1 JSON" json "$O/r1.json" "$O/r2.json"
 fi
 
-# --- hist ---------------------------------------------------------------
-"$LS" hist --json -- "${NL[@]}" >"$O/h.json" 2>"$O/h.err" &&
+# --- hist, and /metrics: one run seen by three instances at once ----------
+# (serve, hist --json as the PROGRAM of hist's text view: each sees the
+# whole workload, as two instances do in test_hardening.sh)
+"$LS" serve --listen 127.0.0.1:0 -i 0.5 >"$O/serve.log" 2>&1 &
+spid=$!
+pids+=("$spid")
+URL=$(serve_url "$O/serve.log" "$spid" 127.0.0.1) || {
+	fail "$T: serve did not start: $(tail -2 "$O/serve.log")"
+	URL=
+}
+"$LS" hist -- sh -c 'j=$1 e=$2; shift 2; exec "$0" hist --json -- "$@" >"$j" 2>"$e"' \
+	"$LS" "$O/h.json" "$O/h.err" "${NL[@]}" >"$O/h.txt" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ -s "$O/h.json" ] &&
 	figures "hist --json" json "$O/h.json" ||
-	fail "$T: hist --json: $(tail -2 "$O/h.err")"
-"$LS" hist -- "${NL[@]}" >"$O/h.txt" 2>&1 &&
-	grep -q 'callers (' "$O/h.txt" &&
+	fail "$T: hist --json: exit $rc: $(tail -2 "$O/h.err")"
+[ "$rc" = 0 ] && grep -q 'callers (' "$O/h.txt" &&
 	figures "hist text (caller shares)" text "$O/h.txt" ||
-	fail "$T: hist: no callers line or exit $?: $(tail -2 "$O/h.txt")"
+	fail "$T: hist: no callers line or exit $rc: $(tail -2 "$O/h.txt")"
+if [ -z "$URL" ]; then
+	:
+elif ! command -v curl >/dev/null; then
+	skip "$T: /metrics: curl is not installed"
+else
+	scrape_fresh "$URL" "$O/m.txt" &&
+		grep -q '^lockscope_lock_contentions_total{lock="mutex@genl_rcv_msg"' "$O/m.txt" &&
+		figures "/metrics" prom "$O/m.txt" ||
+		fail "$T: /metrics: no scrape or no genl mutex: $(head -c 200 "$O/m.txt")"
+fi
 
 # --- compare and report of the two records ------------------------------
 if [ -s "$O/r1.json" ] && [ -s "$O/r2.json" ]; then
@@ -107,27 +128,6 @@ D=$LS_ROOT/tests/data
 	grep -q '(was 0)' "$O/fixed.html" &&
 	figures "report page of the fixed records" text "$O/fixed.html" ||
 	fail "$T: report of the fixed records: no '(was 0)' or exit $?"
-
-# --- /metrics under load ------------------------------------------------
-"$LS" serve --listen 127.0.0.1:0 -i 0.5 >"$O/serve.log" 2>&1 &
-pids+=($!)
-URL=
-for _ in $(seq 100); do
-	URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$O/serve.log" | head -1)
-	[ -n "$URL" ] && break
-	sleep 0.1
-done
-if [ -z "$URL" ]; then
-	fail "$T: serve did not start: $(tail -2 "$O/serve.log")"
-elif ! command -v curl >/dev/null; then
-	skip "$T: /metrics: curl is not installed"
-else
-	"${NL[@]}" >/dev/null 2>&1
-	curl -sf "$URL/metrics" -o "$O/m.txt" &&
-		grep -q '^lockscope_lock_contentions_total{lock="mutex@genl_rcv_msg"' "$O/m.txt" &&
-		figures "/metrics" prom "$O/m.txt" ||
-		fail "$T: /metrics: no scrape or no genl mutex: $(head -c 200 "$O/m.txt")"
-fi
 
 # --- top's detail page, refreshed for a while ---------------------------
 if ! command -v tmux >/dev/null; then

@@ -228,7 +228,7 @@ contended_genl "$O/iv.json" "record -i: mutex@genl_rcv_msg in the series" &&
 sum(l["contentions"] for i in d["intervals"] for l in i["locks"] if l["name"] == "mutex@genl_rcv_msg") ==
 sum(l["contentions"] for l in d["totals"]["locks"] if l["name"] == "mutex@genl_rcv_msg")'
 
-wait "$wl"
+kill_pids "$wl" # the load was needed while recording only
 stress-ng --netlink-task 2 -t 5s >/dev/null 2>&1 &
 wl=$!
 sleep 0.5
@@ -262,7 +262,7 @@ TMPDIR=$O/tmp "$LS" record -o "$O/tmp.json" -d 1 -i 0.25 2>/dev/null
 check "record -i: the scratch file leaves nothing in TMPDIR, the intervals are in the record" \
 	py "$O/tmp.json" "len(d['intervals']) >= 3 and __import__('os').listdir('$O/tmp') == []"
 "$LS" record -o "$O/nl.lkp" --format lkp -d 2 2>/dev/null
-wait "$wl"
+kill_pids "$wl" # the load was needed while recording only
 check "record --format lkp: key: value lines" bash -c "
 grep -Eq '^contentions: [0-9]+$' '$O/nl.lkp' &&
 grep -Eq '^spin_share\.osq_lock: [0-9]+(\.[0-9]+)?$' '$O/nl.lkp' &&
@@ -283,7 +283,7 @@ sleep 2
 kill -INT -- "-$pid"
 wait "$pid"
 rc=$?
-wait "$wl"
+kill_pids "$wl" # the load was needed while recording only
 check "record: Ctrl-C exits 0" test "$rc" -eq 0
 [ "$schema" = 1 ] && check "record: Ctrl-C still writes a valid file" valid "$O/int.json"
 check "record: Ctrl-C file is marked interrupted, with its data" py "$O/int.json" '

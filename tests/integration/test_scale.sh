@@ -76,14 +76,18 @@ for build in main compat; do
 	LOCKSCOPE_BPF_OBJECT=$build "$LS" top -b -i 0.3 --forget 1 --max-locks 64 \
 		>"$out/top-$build.txt" 2>&1 &
 	tpid=$!
-	sleep 0.8
+	t=$out/top-$build.txt
+	frames() { grep -c "^events/s:" "$t"; }
+	wait_for '[ "$(frames)" -ge 2 ]' 10
 	for _ in 1 2 3 4; do
 		"$W/lock_spread" 24 1 2>/dev/null
-		sleep 1.2
+		# the interval the pipes ended in, then a whole idle one: at its
+		# refresh they are forgotten; one more for good measure
+		n=$(frames)
+		wait_for '[ "$(frames)" -ge $((n + 3)) ]' 10
 	done
 	kill -INT $tpid
 	wait $tpid 2>/dev/null
-	t=$out/top-$build.txt
 	frames=$(grep -c "^events/s:" "$t")
 	busy=$(grep -c '^events/s: [1-9][0-9]* begins' "$t")
 	last=$(grep "^events/s:" "$t" | tail -1)
