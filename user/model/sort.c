@@ -132,8 +132,10 @@ static int cmp_ents(const void *a, const void *b)
 	return cmp_rows(x->r, y->r);
 }
 
-/* Entries of @n rows sorted by @key: NULL if out of memory. */
-static struct sort_ent *sorted_ents(const struct ls_row *rows, size_t n,
+/* Entries of @n rows sorted by @key, the rows an array (@rows) or
+ * pointers to them (@ptrs, when not NULL): NULL if out of memory. */
+static struct sort_ent *sorted_ents(const struct ls_row *rows,
+				    const struct ls_row *const *ptrs, size_t n,
 				    enum ls_sort key, int reverse)
 {
 	struct sort_ent *e;
@@ -144,9 +146,9 @@ static struct sort_ent *sorted_ents(const struct ls_row *rows, size_t n,
 	if (!e)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		e[i].v = sort_val(&rows[i]);
+		e[i].r = ptrs ? ptrs[i] : &rows[i];
+		e[i].v = sort_val(e[i].r);
 		e[i].i = i;
-		e[i].r = &rows[i];
 	}
 	qsort(e, n, sizeof(*e), cmp_ents);
 	return e;
@@ -165,7 +167,7 @@ void ls_rows_sort(struct ls_row *rows, size_t n, enum ls_sort key, int reverse)
 
 	if (n < 2)
 		return;
-	e = sorted_ents(rows, n, key, reverse);
+	e = sorted_ents(rows, NULL, n, key, reverse);
 	tmp = malloc(sizeof(*tmp));
 	if (!e || !tmp) { /* sort in place, slower */
 		free(e);
@@ -208,19 +210,11 @@ void ls_row_ptrs_sort(const struct ls_row **v, size_t n, enum ls_sort key,
 
 	if (n < 2)
 		return;
-	sort_key = key;
-	sort_rev = reverse;
-	e = malloc(n * sizeof(*e));
+	e = sorted_ents(NULL, v, n, key, reverse);
 	if (!e) { /* slower: each sort value computed per comparison */
 		qsort(v, n, sizeof(*v), cmp_ptrs);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		e[i].v = sort_val(v[i]);
-		e[i].i = i;
-		e[i].r = v[i];
-	}
-	qsort(e, n, sizeof(*e), cmp_ents);
 	for (size_t i = 0; i < n; i++)
 		v[i] = e[i].r;
 	free(e);
@@ -237,7 +231,7 @@ void ls_rows_sort_first(struct ls_row *rows, size_t n, enum ls_sort key,
 		ls_rows_sort(rows, n, key, reverse);
 		return;
 	}
-	e = sorted_ents(rows, n, key, reverse);
+	e = sorted_ents(rows, NULL, n, key, reverse);
 	at = malloc(n * sizeof(*at));
 	was = malloc(n * sizeof(*was));
 	tmp = malloc(sizeof(*tmp));
