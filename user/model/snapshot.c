@@ -66,15 +66,8 @@ struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 {
 	struct ls_row *r;
 
-	if (s->nrows == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-
-		r = realloc(s->rows, cap * sizeof(*r));
-		if (!r)
-			return NULL;
-		s->rows = r;
-		s->cap = cap;
-	}
+	if (ls_snap_room_for_row(s))
+		return NULL;
 	r = &s->rows[s->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->key = *key;
