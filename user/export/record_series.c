@@ -210,8 +210,8 @@ static void put_indented(FILE *f, const char *txt, int ind)
 	}
 }
 
-/* The totals' lock objects where the head has "locks":[] (two spaces a
- * level: the totals at the first, their locks at the third). */
+/* The totals' lock objects, inside the head's empty "locks" (two spaces
+ * a level: the totals at the first, their locks at the third). */
 static int put_locks(FILE *f, const struct ls_snapshot *totals, int with_addr)
 {
 	for (size_t i = 0; i < totals->nrows; i++) {
@@ -224,7 +224,6 @@ static int put_locks(FILE *f, const struct ls_snapshot *totals, int with_addr)
 			     6);
 		json_object_put(l);
 	}
-	fputs("\n    ", f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -237,11 +236,14 @@ static int write_json(FILE *f, const struct ls_rec_meta *m,
 		      const struct ls_snapshot *final,
 		      const struct ls_filter *filter, char *why, size_t len)
 {
-	static const char hole[] = "\n    \"locks\":[\n    ]";
+	/* the totals' empty "locks", as json-c prints it: the locks go
+	 * after its '[', and the "\n    ]" that closes it stays */
+	static const char lead[] = "\n    \"locks\":[",
+			  hole[] = "\n    \"locks\":[\n    ]";
 	struct json_object *head = ls_record_json(m, totals), *iv;
 	const char *txt = json_object_to_json_string_ext(head, JSON_FLAGS);
 	const char *at = txt ? strstr(txt, hole) : NULL;
-	size_t n = txt ? strlen(txt) : 0, k = 0;
+	size_t n = txt ? strlen(txt) : 0, k = 0, cut;
 	int err = 0;
 
 	/* the head ends with "\n}": the intervals go before it */
@@ -250,11 +252,10 @@ static int write_json(FILE *f, const struct ls_rec_meta *m,
 		snprintf(why, len, "the document's head is not as expected");
 		return -EINVAL;
 	}
-	/* up to and with the '[', then the locks, then from the ']' on */
-	fwrite(txt, 1, (size_t)(at - txt) + sizeof(hole) - 7, f);
+	cut = (size_t)(at - txt) + strlen(lead);
+	fwrite(txt, 1, cut, f);
 	err = put_locks(f, totals, m->col->with_addr);
-	fwrite(at + sizeof(hole) - 2, 1,
-	       n - 2 - (size_t)(at - txt) - (sizeof(hole) - 2), f);
+	fwrite(txt + cut, 1, n - 2 - cut, f);
 	fputs(",\n  \"intervals\":[", f);
 	json_object_put(head);
 	if (err)
