@@ -394,8 +394,8 @@ int ls_snap_delta_abort(struct ls_snapshot *d, struct ls_snapshot *s)
 		if (r)
 			*r = d->rows[i];
 	}
-	/* and the figures and lists of before the read */
-	s->nrows = keep;
+	/* and the figures and lists of before the read (which empty the
+	 * rows: keep says how many there are) */
 	err = lost ? -ENOMEM : ls_snap_copy_meta(s, d);
 	if (err) {
 		ls_snap_clear(s); /* not live: read whole next */
