@@ -294,13 +294,9 @@ if wait_line "$out/forget.out" '^LOCK ' 15; then
 	}
 	busy=$(entries)
 	# idle pipes are forgotten after 5 refreshes of 0.2 s: read the
-	# table every 0.25 s until under a quarter, 10 s at most
+	# table until under a quarter, 10 s at most
 	t0=$EPOCHREALTIME
-	for _ in $(seq 40); do
-		idle=$(entries)
-		[ "${idle:-99999}" -lt $((${busy:-0} / 4)) ] && break
-		sleep 0.25
-	done
+	wait_for 'idle=$(entries); [ "${idle:-99999}" -lt $((${busy:-0} / 4)) ]' 10
 	dt=$(elapsed "$t0" "$EPOCHREALTIME")
 	kill -INT "$p"
 	wait "$p"
