@@ -124,7 +124,7 @@ EOF
 verdict=
 for _ in $(seq 40); do
 	verdict=$(fleet 2>/dev/null) &&
-		python3 -c 'import json,sys; d=json.loads(sys.argv[1]); s=d["shares"].values(); sys.exit(0 if d["top"] and "pipe" in d["top"][0][0] and len(s) == 3 and min(s) > 0.2 and len(d["up"]) == 3 else 1)' "$verdict" 2>/dev/null &&
+		python3 -c 'import json,sys; d=json.loads(sys.argv[1]); s=d["shares"].values(); sys.exit(0 if d["top"] and "pipe" in d["top"][0][0] and len(s) == 3 and min(s) > 0.2 and len(d["up"]) == 3 and d["preempted"] is not None else 1)' "$verdict" 2>/dev/null &&
 		break
 	sleep 1
 done
