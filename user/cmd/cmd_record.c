@@ -214,7 +214,7 @@ int ls_cmd_record(const struct ls_opts *o)
 	err = ls_collector_read(c, &tot);
 	t_start = mono_s();
 	if (!err)
-		err = ls_collector_mark_stacks(c);
+		err = ls_collector_mark_stacks(c, &tot);
 	if (!err)
 		err = ls_snap_copy(&start, &tot);
 	if (err) {

@@ -170,8 +170,14 @@ void ls_collector_owner(struct ls_collector *c, const struct ls_lock_key *key,
 struct ls_stacks;
 int ls_collector_stacks(struct ls_collector *c, struct ls_snapshot *named,
 			struct ls_stacks *out);
-/* Count stacks from the last read on (record: from its first read). */
-int ls_collector_mark_stacks(struct ls_collector *c);
+/*
+ * Count stacks from the last read on (record: from its first read), @s.
+ * Only the entries of locks in @s are marked: a lock born between the read
+ * of the locks and the walk of its callers is counted from zero, like the
+ * row a later read finds.
+ */
+int ls_collector_mark_stacks(struct ls_collector *c,
+			     const struct ls_snapshot *s);
 /* Start a new interval for peak waiters. */
 void ls_collector_next_epoch(struct ls_collector *c);
 /* Locks forgotten so far (o.forget), idle that long. */

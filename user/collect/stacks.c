@@ -55,20 +55,29 @@ static int cmp_key(const void *a, const void *b)
 		      sizeof(struct ls_caller_key));
 }
 
-int ls_collector_mark_stacks(struct ls_collector *c)
+int ls_collector_mark_stacks(struct ls_collector *c,
+			     const struct ls_snapshot *s)
 {
 	struct ls_raw_caller *m = NULL;
+	size_t n = 0;
 
 	if (c->nraw) {
 		m = malloc(c->nraw * sizeof(*m));
 		if (!m)
 			return -ENOMEM;
-		memcpy(m, c->raw, c->nraw * sizeof(*m));
-		qsort(m, c->nraw, sizeof(*m), cmp_key);
 	}
+	for (size_t i = 0; i < c->nraw; i++) {
+		const struct ls_caller_key *k = &c->raw[i].k;
+		struct ls_lock_key lk = {.addr = k->addr, .kind = k->kind};
+
+		if (ls_snap_find(s, &lk))
+			m[n++] = c->raw[i];
+	}
+	if (n)
+		qsort(m, n, sizeof(*m), cmp_key);
 	free(c->mark);
 	c->mark = m;
-	c->nmark = c->nraw;
+	c->nmark = n;
 	return 0;
 }
 
@@ -89,7 +98,8 @@ int ls_collector_stacks(struct ls_collector *c, struct ls_snapshot *named,
 			n = n > m->v.count ? n - m->v.count : 0;
 			w = w > m->v.wait_ns ? w - m->v.wait_ns : 0;
 		}
-		if (!r || !n)
+		if (!r ||
+		    (!n && !w)) /* w alone: a wait begun before the mark */
 			continue;
 		err = ls_stacks_add(out, r->name, e->k.kind,
 				    frames_of(c, e->k.stack_id), n, w);
