@@ -38,7 +38,18 @@ static uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* Add row @s to the class row @d. */
+/* --hold figures of two locks: counts and times add, the longest stays. */
+static void hold_fold(struct ls_hold_stats *d, const struct ls_hold_stats *s)
+{
+	d->count += s->count;
+	d->total_ns += s->total_ns;
+	d->max_ns = max64(d->max_ns, s->max_ns);
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
+		d->hist[i] += s->hist[i];
+}
+
+/* Add row @s to the class row @d: every counter of ls_lock_stats but the
+ * extrema, the peaks and the handoff state (test_fold checks each). */
 static void fold_row(struct ls_row *d, const struct ls_row *s)
 {
 	struct ls_lock_stats *a = &d->st;
@@ -81,11 +92,25 @@ static void fold_row(struct ls_row *d, const struct ls_row *s)
 	a->slow_ns += b->slow_ns;
 	a->slow_calls += b->slow_calls;
 	a->slow_untraced_ns += b->slow_untraced_ns;
+	for (unsigned i = 0; i < LS_HOLDER_MAX; i++) {
+		a->holder_waits[i] += b->holder_waits[i];
+		a->holder_ns[i] += b->holder_ns[i];
+	}
+	a->tenure_ns += b->tenure_ns;
+	a->tenure_unsampled_ns += b->tenure_unsampled_ns;
+	a->tenure_unseen_ns += b->tenure_unseen_ns;
 	for (unsigned i = 0; i < LS_HIST_SLOTS; i++) {
 		d->hi.hist[i] += s->hi.hist[i];
 		d->hi.hist_spin[i] += s->hi.hist_spin[i];
 		d->hi.hist_sleep[i] += s->hi.hist_sleep[i];
+		d->hi.hist_tenure[i] += s->hi.hist_tenure[i];
 	}
+	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
+		hold_fold(&d->hold[m], &s->hold[m]);
+	ls_row_fold_holders(d, s);
+	d->caller_wait_ns += s->caller_wait_ns;
+	d->chain_waits += s->chain_waits;
+	d->chain_ns += s->chain_ns;
 	d->max_bound |= s->max_bound;
 	for (unsigned i = 0; i < s->ncallers; i++)
 		ls_row_add_caller(d, s->callers[i].fn, s->callers[i].samples);

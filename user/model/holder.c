@@ -130,6 +130,30 @@ void ls_row_add_holder(struct ls_row *r, const char *holder_fn,
 	}
 }
 
+void ls_row_fold_holders(struct ls_row *d, const struct ls_row *s)
+{
+	d->hold_sampled_ns += s->hold_sampled_ns;
+	d->hold_sampled += s->hold_sampled;
+	for (unsigned i = 0; i < s->nhsites; i++)
+		add_top(d->hsites, &d->nhsites, sizeof(d->hsites[0]),
+			offsetof(struct ls_hold_site, tenure_ns), same_site,
+			keep_site,
+			&(struct ls_hold_site){.fn = s->hsites[i].fn},
+			s->hsites[i].tenure_ns, s->hsites[i].count);
+	for (unsigned i = 0; i < s->nhpairs; i++)
+		add_top(d->hpairs, &d->nhpairs, sizeof(d->hpairs[0]),
+			offsetof(struct ls_hold_pair, tenure_ns), same_pair,
+			keep_pair,
+			&(struct ls_hold_pair){.waiter = s->hpairs[i].waiter,
+					       .holder = s->hpairs[i].holder},
+			s->hpairs[i].tenure_ns, s->hpairs[i].count);
+	for (unsigned i = 0; i < s->nhtids; i++)
+		add_top(d->htids, &d->nhtids, sizeof(d->htids[0]),
+			offsetof(struct ls_hold_tid, tenure_ns), same_tid, NULL,
+			&(struct ls_hold_tid){.tid = s->htids[i].tid},
+			s->htids[i].tenure_ns, s->htids[i].count);
+}
+
 double ls_row_preempted_pct(const struct ls_row *r)
 {
 	uint64_t all = 0;

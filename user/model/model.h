@@ -450,6 +450,9 @@ const char *ls_holder_name(unsigned state); /* "running", "preempted", ... */
 void ls_row_add_holder(struct ls_row *r, const char *holder_fn,
 		       const char *waiter_fn, uint32_t tid, uint64_t tenure_ns,
 		       uint64_t count);
+/* Add row @s's sampled holder sites, pairs and tids to row @d's (a class
+ * row: --by class). */
+void ls_row_fold_holders(struct ls_row *d, const struct ls_row *s);
 /* Waits whose holder was preempted, in percent of the lock's waits; -1 for
  * a kind without owner word or without waits. */
 double ls_row_preempted_pct(const struct ls_row *r);

@@ -89,10 +89,122 @@ static void fold(void **state)
 	ls_snap_free(&b);
 }
 
+/* Words of ls_lock_stats that a class row does not sum: extrema, peaks,
+ * the row's own slot, the handoff state of one lock. */
+static int not_summed(size_t off)
+{
+	static const size_t skip[] = {
+		offsetof(struct ls_lock_stats, min_ns),
+		offsetof(struct ls_lock_stats, max_ns),
+		offsetof(struct ls_lock_stats, peak_waiters),
+		offsetof(struct ls_lock_stats, peak_epoch),
+		offsetof(struct ls_lock_stats, peak_waiters_all),
+		offsetof(struct ls_lock_stats, known), /* and slot */
+		offsetof(struct ls_lock_stats, osq_peak),
+		offsetof(struct ls_lock_stats, handoff_ns),
+		offsetof(struct ls_lock_stats, holder_task),
+		offsetof(struct ls_lock_stats, holder_ends),
+		offsetof(struct ls_lock_stats,
+			 holder_site), /* and holder_tid */
+	};
+
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (skip[i] == off)
+			return 1;
+	return 0;
+}
+
+static void fill_words(void *p, size_t size, uint64_t base)
+{
+	uint64_t *w = p;
+
+	for (size_t i = 0; i < size / 8; i++)
+		w[i] = base + i;
+}
+
+/* Every counter of two instances adds up in their class row: the waits by
+ * holder state, tenure, every histogram, the callers' wait time, chains,
+ * --hold figures and the sampled holder sites, not the first instance's. */
+static void fold_every_counter(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_row *r;
+	const uint64_t *w;
+	uint64_t a = 1000, b = 100000;
+
+	(void)state;
+	_Static_assert(sizeof(struct ls_lock_stats) % 8 == 0, "u64 words");
+	ls_snap_init(&s);
+	for (int i = 0; i < 2; i++) {
+		struct ls_lock_key k = {.addr = 0x1000 + 0x100 * i,
+					.kind = LS_KIND_MUTEX};
+		uint64_t base = i ? b : a;
+
+		r = ls_snap_add_row(&s, &k);
+		assert_non_null(r);
+		snprintf(r->cls, sizeof(r->cls), "pipe_inode_info.mutex");
+		fill_words(&r->st, sizeof(r->st), base);
+		fill_words(&r->hi, sizeof(r->hi), base);
+		fill_words(r->hold, sizeof(r->hold), base);
+		r->caller_wait_ns = base;
+		r->chain_waits = base + 1;
+		r->chain_ns = base + 2;
+		ls_row_add_holder(r, "pipe_write", i ? "pipe_read" : NULL,
+				  (uint32_t)(10 + i), base, 3);
+	}
+	assert_int_equal(ls_snap_fold_class(&s), 0);
+	assert_int_equal(s.nrows, 1);
+	r = &s.rows[0];
+	w = (const uint64_t *)&r->st;
+	for (size_t i = 0; i < sizeof(r->st) / 8; i++)
+		if (!not_summed(i * 8))
+			assert_int_equal(w[i], a + b + 2 * i);
+	w = (const uint64_t *)&r->hi;
+	for (size_t i = 0; i < sizeof(r->hi) / 8; i++)
+		assert_int_equal(w[i], a + b + 2 * i);
+	for (unsigned m = 0; m < LS_HOLD_MODES; m++) {
+		assert_int_equal(r->hold[m].count,
+				 a + b + 2 * (m * sizeof(r->hold[0]) / 8));
+		assert_int_equal(
+			r->hold[m].max_ns,
+			b + offsetof(struct ls_hold_stats, max_ns) / 8 +
+				m * sizeof(r->hold[0]) / 8);
+		assert_int_equal(
+			r->hold[m].total_ns,
+			a + b +
+				2 * (offsetof(struct ls_hold_stats, total_ns) /
+					     8 +
+				     m * sizeof(r->hold[0]) / 8));
+		assert_int_equal(
+			r->hold[m].hist[5],
+			a + b +
+				2 * (offsetof(struct ls_hold_stats, hist[5]) /
+					     8 +
+				     m * sizeof(r->hold[0]) / 8));
+	}
+	assert_int_equal(r->caller_wait_ns, a + b);
+	assert_int_equal(r->chain_waits, a + b + 2);
+	assert_int_equal(r->chain_ns, a + b + 4);
+	/* one holder site over both, two tids, the one sampled pair */
+	assert_int_equal(r->hold_sampled_ns, a + b);
+	assert_int_equal(r->hold_sampled, 6);
+	assert_int_equal(r->nhsites, 1);
+	assert_string_equal(r->hsites[0].fn, "pipe_write");
+	assert_int_equal(r->hsites[0].tenure_ns, a + b);
+	assert_int_equal(r->hsites[0].count, 6);
+	assert_int_equal(r->nhtids, 2);
+	assert_int_equal(r->htids[0].tid, 11);
+	assert_int_equal(r->htids[0].tenure_ns, b);
+	assert_int_equal(r->nhpairs, 1);
+	assert_string_equal(r->hpairs[0].waiter, "pipe_read");
+	ls_snap_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fold),
+		cmocka_unit_test(fold_every_counter),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
