@@ -165,6 +165,20 @@ print("  fleet share of its waits behind a preempted holder: %s" % p)
 sys.exit(0 if p is not None and 0 <= p <= 1 else 1)' "$verdict" 2>/dev/null; then
 	pass "$T: the fleet holder-preemption share of that lock is a ratio (0..1)"
 else
+	# what the ratio is made of, for the lock the ranking put first
+	python3 - "http://127.0.0.1:$pport" "$verdict" <<'EOF' | head -40
+import json, sys, urllib.parse, urllib.request
+lock, kind = json.loads(sys.argv[2])["top"][0][:2]
+sel = '{lock=%s,kind=%s}' % (json.dumps(lock), json.dumps(kind))
+for e in ("lockscope_lock_holder_waits_total" + sel,
+          "lockscope:lock_holder_waits:rate1m" + sel,
+          "lockscope_lock_contentions_total" + sel,
+          "lockscope:lock_holder_preempted:ratio" + sel):
+    url = sys.argv[1] + "/api/v1/query?" + urllib.parse.urlencode({"query": e})
+    for r in json.load(urllib.request.urlopen(url, timeout=5))["data"]["result"]:
+        print("  %s %s" % (json.dumps(r["metric"], sort_keys=True), r["value"][1]))
+EOF
+	tail -5 "$work/prometheus.log"
 	fail "$T: the fleet holder-preemption share of that lock is a ratio (0..1)"
 fi
 
