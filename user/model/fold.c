@@ -123,6 +123,48 @@ static void fold_row(struct ls_row *d, const struct ls_row *s)
 	d->osq_prev_preempted += s->osq_prev_preempted;
 }
 
+/* Add chain @s's figures to @d's (the same class, next and root). */
+static void chain_fold(struct ls_chain_val *d, const struct ls_chain_val *s)
+{
+	d->waits += s->waits;
+	d->wait_ns += s->wait_ns;
+	d->cycles += s->cycles;
+	d->capped += s->capped;
+	for (unsigned h = 0; h < LS_HOLDER_MAX; h++)
+		d->root_waits[h] += s->root_waits[h];
+	if (s->max_depth > d->max_depth)
+		d->max_depth = s->max_depth;
+	d->flags |= s->flags;
+}
+
+/* The chains of @s's rows (still the instances) keyed by their class, like
+ * the rows they will fold into: chains of two instances to the same next
+ * and root become one. */
+static void fold_chains(struct ls_snapshot *s)
+{
+	size_t keep = 0;
+
+	if (!s->nchains)
+		return;
+	if (s->kidx_n != s->nrows)
+		ls_snap_index(s);
+	for (size_t i = 0; i < s->nchains; i++) {
+		struct ls_chainrow *c = &s->chains[i];
+		const struct ls_row *r = ls_snap_find(s, &c->key);
+
+		if (r)
+			c->key.addr = class_key(r->cls);
+	}
+	qsort(s->chains, s->nchains, sizeof(*s->chains), ls_chain_cmp);
+	for (size_t i = 0; i < s->nchains; i++) {
+		if (keep && !ls_chain_cmp(&s->chains[keep - 1], &s->chains[i]))
+			chain_fold(&s->chains[keep - 1].v, &s->chains[i].v);
+		else if (keep++ != i)
+			s->chains[keep - 1] = s->chains[i];
+	}
+	s->nchains = keep;
+}
+
 int ls_snap_fold_class(struct ls_snapshot *s)
 {
 	struct ls_row **by = malloc((s->nrows ? s->nrows : 1) * sizeof(*by));
@@ -134,6 +176,7 @@ int ls_snap_fold_class(struct ls_snapshot *s)
 		free(out);
 		return -ENOMEM;
 	}
+	fold_chains(s);
 	for (size_t i = 0; i < s->nrows; i++)
 		by[i] = &s->rows[i];
 	qsort(by, s->nrows, sizeof(*by), cmp_class);

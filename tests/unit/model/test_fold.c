@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "model/ident.h"
@@ -200,11 +201,72 @@ static void fold_every_counter(void **state)
 	ls_snap_free(&s);
 }
 
+/* Chains follow their locks into the class row: two instances waiting
+ * behind the same next lock become one chain of the class, summed; a
+ * chain to another next lock stays apart. */
+static void fold_chains(void **state)
+{
+	struct ls_snapshot s;
+	struct ls_chain_sum sum;
+	const struct ls_row *r = NULL;
+
+	(void)state;
+	ls_snap_init(&s);
+	for (int i = 0; i < 3; i++) {
+		struct ls_lock_key k = {.addr = 0x1000 + 0x100 * i,
+					.kind = LS_KIND_MUTEX};
+		struct ls_chainrow c = {.key = k};
+		struct ls_row *row = ls_snap_add_row(&s, &k);
+
+		assert_non_null(row);
+		snprintf(row->cls, sizeof(row->cls), "%s",
+			 i < 2 ? "pipe_inode_info.mutex" : "inode.i_rwsem");
+		c.next = (struct ls_lock_key){.addr = 0x9000,
+					      .kind = LS_KIND_MUTEX};
+		c.root = c.next;
+		c.v.waits = 10 + i;
+		c.v.wait_ns = 1000 * (i + 1);
+		c.v.max_depth = 1 + i;
+		c.v.root_waits[LS_HOLDER_RUNNING] = 10 + i;
+		assert_int_equal(ls_snap_add_chain(&s, &c), 0);
+	}
+	{ /* the first instance also waits behind another lock */
+		struct ls_chainrow c = {.key = s.rows[0].key};
+
+		c.next = c.root = (struct ls_lock_key){.addr = 0x8000,
+						       .kind = LS_KIND_MUTEX};
+		c.v.waits = 5;
+		c.v.wait_ns = 50;
+		assert_int_equal(ls_snap_add_chain(&s, &c), 0);
+	}
+	qsort(s.chains, s.nchains, sizeof(*s.chains), ls_chain_cmp);
+	assert_int_equal(ls_snap_fold_class(&s), 0);
+	assert_int_equal(s.nrows, 2);
+	assert_int_equal(s.nchains, 3);
+	for (size_t i = 0; i < s.nrows; i++)
+		if (!strcmp(s.rows[i].name, "pipe_inode_info.mutex"))
+			r = &s.rows[i];
+	assert_non_null(r);
+	ls_chains_sum(&s, &r->key, &sum);
+	assert_int_equal(sum.nchains, 2);
+	assert_int_equal(sum.waits, 10 + 11 + 5);
+	assert_int_equal(sum.wait_ns, 1000 + 2000 + 50);
+	assert_int_equal(sum.max_depth, 2);
+	for (size_t i = 0; i < s.nchains; i++)
+		if (!ls_key_cmp(&s.chains[i].key, &r->key) &&
+		    s.chains[i].next.addr == 0x9000)
+			assert_int_equal(
+				s.chains[i].v.root_waits[LS_HOLDER_RUNNING],
+				21);
+	ls_snap_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fold),
 		cmocka_unit_test(fold_every_counter),
+		cmocka_unit_test(fold_chains),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
