@@ -72,6 +72,11 @@ if need_tracepoints "report: real records" && need_cmd "report: real records" st
 	else
 		fail "record --folded: no record or no folded file written"
 	fi
+	# one row per class: the instances' stacks go to their class's row
+	"$LS" record --by class -o "$O/class.json" --folded "$O/class.folded" \
+		-- stress-ng --netlink-task 2 -t 2s >/dev/null 2>&1
+	check "record --by class --folded: the classes' stacks add up to their sampled wait" \
+		sums "$O/class.folded" "$O/class.json"
 	"$LS" hist --folded - -- stress-ng --netlink-task 2 -t 2s \
 		>"$O/hist.folded" 2>/dev/null
 	check "hist --folded -: folded lines on standard output, the genl mutex among them" \

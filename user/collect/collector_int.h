@@ -52,6 +52,10 @@ struct ls_collector {
 	/* lock_callers as the last read saw it, and as marked (stacks.c) */
 	struct ls_raw_caller *raw, *mark;
 	size_t nraw, raw_cap, nmark;
+	/* --by class: each lock of the last read and its class row's address
+	 * (ls_class_key), sorted by lock: its stacks find their row */
+	struct ls_class_of *class_of;
+	size_t nclass_of, class_of_cap;
 	/* holder_sites as the last walk saw it; sites_kept: raw and hraw are
 	 * still what the maps hold, sites_sorted: sorted by lock (sites.c) */
 	struct ls_raw_holder *hraw;
@@ -157,6 +161,13 @@ void ls_plan_sources(const struct ls_collector_opts *o,
 		     struct ls_tgt_plan *tgt, char *refused, size_t len);
 /* Spin-function ranges into the skeleton's rodata (spinfuncs.c). */
 void ls_spin_ranges_set(struct ls_collector *c);
+/* --by class (stacks.c): remember the class of every row of @s before
+ * the fold (0 or -ENOMEM); the row of @named a lock's stacks go to. */
+struct ls_class_of {
+	struct ls_lock_key lock;
+	uint64_t class_addr;
+};
+int ls_stacks_classes(struct ls_collector *c, const struct ls_snapshot *s);
 /* Forgetting idle locks (forget.c): mark the idle rows of @s, collect the
  * callers of marked rows, then delete them all. */
 void ls_forget_mark(struct ls_collector *c, struct ls_snapshot *s);

@@ -484,6 +484,7 @@ void ls_collector_stop(struct ls_collector *c)
 	free(c->raw);
 	free(c->hraw);
 	free(c->mark);
+	free(c->class_of);
 	free(c->pcpu);
 	free(c->keys);
 	free(c->vals);

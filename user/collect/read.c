@@ -339,7 +339,8 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 	if (c->o.by_class) {
 		if (c->o.fold_filter)
 			ls_snap_filter(s, c->o.fold_filter);
-		return ls_snap_fold_class(s);
+		err = ls_stacks_classes(c, s);
+		return err ? err : ls_snap_fold_class(s);
 	}
 	return 0;
 }

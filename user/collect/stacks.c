@@ -3,7 +3,8 @@
  * stacks.c - the sampled waiter stacks of lock_callers, whole, for flame
  * graphs: each stack's frames resolved once (kallsyms), its samples and the
  * wait time of its sampled waits (added in BPF at their ends), as the
- * last read saw them, less what they held at a mark (the start of a record).
+ * last read saw them, less what they held at a mark (the start of a record),
+ * each under its lock's row (--by class: its class's row).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -48,6 +49,51 @@ int ls_stacks_keep(struct ls_collector *c, const struct ls_caller_key *k,
 	return 0;
 }
 
+static int cmp_class_of(const void *a, const void *b)
+{
+	return ls_key_cmp(&((const struct ls_class_of *)a)->lock,
+			  &((const struct ls_class_of *)b)->lock);
+}
+
+int ls_stacks_classes(struct ls_collector *c, const struct ls_snapshot *s)
+{
+	if (s->nrows > c->class_of_cap) {
+		struct ls_class_of *p =
+			realloc(c->class_of, s->nrows * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->class_of = p;
+		c->class_of_cap = s->nrows;
+	}
+	for (size_t i = 0; i < s->nrows; i++) {
+		c->class_of[i].lock = s->rows[i].key;
+		c->class_of[i].class_addr = ls_class_key(s->rows[i].cls);
+	}
+	c->nclass_of = s->nrows;
+	qsort(c->class_of, c->nclass_of, sizeof(*c->class_of), cmp_class_of);
+	return 0;
+}
+
+/* The row of @named that lock @k's stacks go to: its own, or under
+ * --by class its class's (NULL: none). */
+static const struct ls_row *row_of(const struct ls_collector *c,
+				   const struct ls_snapshot *named,
+				   struct ls_lock_key k)
+{
+	if (c->o.by_class) {
+		const struct ls_class_of key = {.lock = k}, *e;
+
+		e = c->nclass_of ? bsearch(&key, c->class_of, c->nclass_of,
+					   sizeof(key), cmp_class_of)
+				 : NULL;
+		if (!e)
+			return NULL;
+		k.addr = e->class_addr;
+	}
+	return ls_snap_find(named, &k);
+}
+
 static int cmp_key(const void *a, const void *b)
 {
 	return memcmp(&((const struct ls_raw_caller *)a)->k,
@@ -70,7 +116,7 @@ int ls_collector_mark_stacks(struct ls_collector *c,
 		const struct ls_caller_key *k = &c->raw[i].k;
 		struct ls_lock_key lk = {.addr = k->addr, .kind = k->kind};
 
-		if (ls_snap_find(s, &lk))
+		if (row_of(c, s, lk))
 			m[n++] = c->raw[i];
 	}
 	if (n)
@@ -88,7 +134,7 @@ int ls_collector_stacks(struct ls_collector *c, struct ls_snapshot *named,
 	for (size_t i = 0; i < c->nraw; i++) {
 		const struct ls_raw_caller *e = &c->raw[i], *m = NULL;
 		struct ls_lock_key lk = {.addr = e->k.addr, .kind = e->k.kind};
-		const struct ls_row *r = ls_snap_find(named, &lk);
+		const struct ls_row *r = row_of(c, named, lk);
 		uint64_t n = e->v.count, w = e->v.wait_ns;
 		int err;
 

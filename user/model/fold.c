@@ -11,7 +11,7 @@
 #include <string.h>
 #include "model/model.h"
 
-static uint64_t class_key(const char *cls)
+uint64_t ls_class_key(const char *cls)
 {
 	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
 
@@ -153,7 +153,7 @@ static void fold_chains(struct ls_snapshot *s)
 		const struct ls_row *r = ls_snap_find(s, &c->key);
 
 		if (r)
-			c->key.addr = class_key(r->cls);
+			c->key.addr = ls_class_key(r->cls);
 	}
 	qsort(s->chains, s->nchains, sizeof(*s->chains), ls_chain_cmp);
 	for (size_t i = 0; i < s->nchains; i++) {
@@ -192,7 +192,7 @@ int ls_snap_fold_class(struct ls_snapshot *s)
 		*d = *by[i];
 		d->instances = d->instances ? d->instances : 1;
 		d->pcpu = 0;
-		d->key.addr = class_key(d->cls);
+		d->key.addr = ls_class_key(d->cls);
 		memcpy(d->name, d->cls, sizeof(d->name));
 	}
 	free(by);

@@ -327,6 +327,8 @@ const char *ls_chain_path(const struct ls_chainrow *c, const char *lock,
  * the class, row->instances the locks it stands for; its key is a hash of
  * the class (stable across snapshots).  0 or -ENOMEM (@s unchanged). */
 int ls_snap_fold_class(struct ls_snapshot *s);
+/* The address a class row of @cls takes (never 0). */
+uint64_t ls_class_key(const char *cls);
 
 /* ---- intervals (delta.c) ---------------------------------------------- */
 /* @out = @cur with every row, counter and sample replaced by its increase
