@@ -38,16 +38,6 @@ static uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* --hold figures of two locks: counts and times add, the longest stays. */
-static void hold_fold(struct ls_hold_stats *d, const struct ls_hold_stats *s)
-{
-	d->count += s->count;
-	d->total_ns += s->total_ns;
-	d->max_ns = max64(d->max_ns, s->max_ns);
-	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
-		d->hist[i] += s->hist[i];
-}
-
 /* Add row @s to the class row @d: every counter of ls_lock_stats but the
  * extrema, the peaks and the handoff state (test_fold checks each). */
 static void fold_row(struct ls_row *d, const struct ls_row *s)
@@ -106,7 +96,7 @@ static void fold_row(struct ls_row *d, const struct ls_row *s)
 		d->hi.hist_tenure[i] += s->hi.hist_tenure[i];
 	}
 	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
-		hold_fold(&d->hold[m], &s->hold[m]);
+		ls_hold_add(&d->hold[m], &s->hold[m]);
 	ls_row_fold_holders(d, s);
 	d->caller_wait_ns += s->caller_wait_ns;
 	d->chain_waits += s->chain_waits;

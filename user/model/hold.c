@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* hold.c - hold times (--hold) in the model: joined to the lock rows of
- * their address, interval deltas, averages and percentiles. */
+ * their address, interval deltas, class sums, averages and percentiles. */
 #include <string.h>
 #include "model/hist.h"
 #include "model/model.h"
@@ -47,6 +47,16 @@ void ls_hold_delta(const struct ls_hold_stats *cur,
 		out->hist[i] = sub(cur->hist[i], prev->hist[i]);
 	if (!out->count)
 		out->max_ns = 0;
+}
+
+void ls_hold_add(struct ls_hold_stats *d, const struct ls_hold_stats *s)
+{
+	d->count += s->count;
+	d->total_ns += s->total_ns;
+	if (s->max_ns > d->max_ns)
+		d->max_ns = s->max_ns;
+	for (unsigned i = 0; i < LS_HIST_SLOTS; i++)
+		d->hist[i] += s->hist[i];
 }
 
 uint64_t ls_hold_avg_ns(const struct ls_hold_stats *st)

@@ -431,6 +431,9 @@ size_t ls_snap_add_hold(struct ls_snapshot *s, const struct ls_hold_key *k,
 /* @out = @cur minus @prev (NULL: @cur); the max since start stays. */
 void ls_hold_delta(const struct ls_hold_stats *cur,
 		   const struct ls_hold_stats *prev, struct ls_hold_stats *out);
+/* @d plus @s (two locks of one class): counts and times add, the longest
+ * stays. */
+void ls_hold_add(struct ls_hold_stats *d, const struct ls_hold_stats *s);
 uint64_t ls_hold_avg_ns(const struct ls_hold_stats *st); /* 0: no holds */
 /* Upper bound in ns of the @pct percentile (0 < pct <= 100) of the hold
  * times, from the histogram: the top of the slot it falls in, never above
