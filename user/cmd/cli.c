@@ -583,6 +583,7 @@ int ls_cli_parse(int argc, char **argv, struct ls_opts *o)
 	}
 	if (o->cmd == LS_CMD_HIST && o->count_set)
 		o->nlocks = o->count;
+	o->col.stacks = o->cmd == LS_CMD_RECORD || o->folded != NULL;
 	/* serve --by class keeps every lock unless told: a forgotten
 	 * instance would take its counts out of its class's counters */
 	if ((o->cmd == LS_CMD_TOP ||

@@ -32,6 +32,8 @@ struct ls_collector_opts {
 #define LS_DEF_FORGET 60    /* top's and serve's default */
 	int with_addr;	    /* put raw addresses in lock names */
 	int by_class;	    /* fold each lock class into one row (--by class) */
+	int stacks;	    /* stacks are read (record, --folded): with
+			     * by_class, each read keeps its lock-to-class map */
 	int by_cgroup;	    /* waits by lock and cgroup (--by cgroup) */
 	const char *cgroup; /* --cgroup: only tasks in this cgroup subtree */
 	const struct ls_filter *fold_filter; /* applied before folding */

@@ -339,7 +339,7 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 	if (c->o.by_class) {
 		if (c->o.fold_filter)
 			ls_snap_filter(s, c->o.fold_filter);
-		err = ls_stacks_classes(c, s);
+		err = c->o.stacks ? ls_stacks_classes(c, s) : 0;
 		return err ? err : ls_snap_fold_class(s);
 	}
 	return 0;
