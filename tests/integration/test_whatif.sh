@@ -4,8 +4,8 @@
 # throughput bounded by its file's f_pos_lock mutex, group B hammering its own
 # mmap_lock) finds A's lock on the critical path, its slope's interval
 # below 0, and B's lock not on it or cannot tell once the control arm is
-# subtracted (the CPU confound without it is printed); a held-out delay
-# level falls inside the interval the others predict; the injected time
+# subtracted (the CPU confound without it is printed); the held-out
+# level's check agrees with the runs it judged; the injected time
 # stays within the budget the BPF counters show; SIGKILL mid-experiment
 # leaves no delay behind (throughput right after); stress-ng netlink-task
 # ranks the genetlink mutex on the critical path.  The error rates (A/A,
@@ -88,15 +88,32 @@ elif [ "$v" = "not on it" ] || [ "$v" = "cannot tell" ]; then
 else
 	fail "whatif: group B's mmap_lock: '$v' (difference $d, critical alone $c)"
 fi
-fq=$(jget "$out/ka.json" "$A['fit']['check']")
-fm=$(jget "$out/ka.json" "'%.2f%% at %g us, predicted [%.2f, %.2f]' % ($A['fit']['measured_pct'], $A['fit']['held_out_us'], $A['fit']['predicted']['lo'], $A['fit']['predicted']['hi'])")
-if ! quiet "$spread"; then
-	skip "whatif: prediction: runs vary by ${spread}% within a round here: not judged ($fq: $fm)"
-elif [ "$fq" = "linear" ]; then
-	pass "whatif: prediction: fit without the middle level, measured $fm"
-else
-	fail "whatif: prediction: '$fq': $fm"
-fi
+# the held-out check, recomputed from the runs it judged: the second
+# smallest critical level, its runs' mean, and the call from that mean
+# and the printed interval.  Whether this kernel's response is a line is
+# not known in advance (the interval's own error rate, 5% on a line, is
+# the unit test's), so the call itself is reported, not required.
+fit=$(python3 - "$out/ka.json" <<'PY'
+import json, math, sys
+l = json.load(open(sys.argv[1]))["locks"][0]
+f = l["fit"]
+crit = [r for r in l["runs"] if r["arm"] == "critical"]
+lv = sorted({r["delay_us"] for r in crit if r["delay_us"] > 0})[1]
+held = [r["pct_of_base"] for r in crit if r["delay_us"] == lv]
+m = sum(held) / len(held)
+lo, hi = f["predicted"]["lo"], f["predicted"]["hi"]
+call = "linear" if lo <= f["measured_pct"] <= hi else "poor"
+ok = (abs(f["held_out_us"] - lv) < 1e-9 and abs(f["measured_pct"] - m) < 1e-6
+      and math.isfinite(lo) and lo < hi and f["check"] == call)
+print("%s %s: measured %.2f%% (mean of %d runs %.2f%%) at %g us (level %g), predicted [%.2f, %.2f]"
+      % ("ok" if ok else "bad", f["check"], f["measured_pct"], len(held), m,
+         f["held_out_us"], lv, lo, hi))
+PY
+)
+case "$fit" in
+"ok "*) pass "whatif: prediction: the held-out check agrees with its runs: ${fit#ok }" ;;
+*) fail "whatif: prediction: ${fit:-no fit block}" ;;
+esac
 # budget: every run's injected ns within budget x CPUs x its seconds (+1
 # window), and what the text says is what BPF counted
 over=$(jget "$out/ka.json" "sum(1 for l in d['locks'] for r in l['runs'] if r['counts']['injected_ns'] > d['experiment']['budget_ns_per_cpu_s'] * d['experiment']['cpus'] * (r['wall_s'] + 1))")

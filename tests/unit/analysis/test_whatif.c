@@ -281,6 +281,89 @@ static void test_fit_poor(void **state)
 	assert_int_equal(r.fitq, LS_FITQ_POOR);
 }
 
+/* A seeded standard normal (splitmix64, Box-Muller). */
+static double gauss(uint64_t *s)
+{
+	double u[2];
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		u[i] = ((double)((z ^ (z >> 31)) >> 11) + 0.5) /
+		       9007199254740992.0;
+	}
+	return sqrt(-2 * log(u[0])) * cos(6.283185307179586 * u[1]);
+}
+
+/*
+ * The held-out check's error rate where the truth is a line: 4,000
+ * simulated experiments shaped like whatif's defaults (3 rounds, levels
+ * 0.5/1/2 us, both arms, 2 zero-delay runs a round, each round its own
+ * offset), throughput linear in the dose with 5% Gaussian noise and the
+ * doses jittered as the measured ones are. A 95% prediction interval
+ * says "poor" about 5% of the time: within [3.5%, 6.5%] (at 4,000 trials
+ * the rate's sd is 0.34%). The same experiments with the middle level
+ * 10% below its line are called poor far more often (the check's power).
+ */
+static void test_fit_coverage(void **state)
+{
+	static const double lv[] = {0.5, 1, 2};
+	const int trials = 4000;
+	uint64_t seed = 42;
+	int poor[2] = {0, 0};
+
+	(void)state;
+	for (int bend = 0; bend < 2; bend++)
+		for (int t = 0; t < trials; t++) {
+			struct ls_wif_obs o[3 * 8];
+			struct ls_wif_result r;
+			size_t n = 0;
+
+			for (unsigned q = 0; q < 3; q++) {
+				double off = 3 * gauss(&seed);
+
+				for (int z = 0; z < 2; z++)
+					o[n++] = (struct ls_wif_obs){
+						0, LS_ARM_ZERO,
+						1e6 * (1 + (off +
+							    5 * gauss(&seed)) /
+								   100),
+						0, q};
+				for (int l = 0; l < 3; l++)
+					for (int a = 0; a < 2; a++) {
+						double d =
+							lv[l] *
+							(1 +
+							 0.05 * gauss(&seed));
+						double y = (a ? 4 : -12) * d +
+							   off +
+							   5 * gauss(&seed);
+
+						if (bend && !a && l == 1)
+							y -= 10;
+						o[n++] = (struct ls_wif_obs){
+							lv[l],
+							a ? LS_ARM_CONTROL
+							  : LS_ARM_CRITICAL,
+							1e6 * (1 + y / 100), d,
+							q};
+					}
+			}
+			assert_int_equal(ls_wif_analyse(o, n, 1, 0, &r), 0);
+			assert_int_not_equal(r.fitq, LS_FITQ_UNCHECKED);
+			poor[bend] += r.fitq == LS_FITQ_POOR;
+		}
+	if (poor[0] < 0.035 * trials || poor[0] > 0.065 * trials)
+		fail_msg("a line called poor in %d of %d", poor[0], trials);
+	if (poor[1] < 0.5 * trials)
+		fail_msg("a 10%% bend called poor in only %d of %d", poor[1],
+			 trials);
+	print_message("poor: line %d/%d, 10%% bend %d/%d\n", poor[0], trials,
+		      poor[1], trials);
+}
+
 static void test_schedule(void **state)
 {
 	struct ls_wif_run a[3 * 2 * 8], b[3 * 2 * 8];
@@ -478,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_fit_rounds),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_fit_poor),
+		cmocka_unit_test(test_fit_coverage),
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_delays),
