@@ -5,7 +5,8 @@
 #        is injected): "not on it" or "cannot tell" is right;
 #   power: the same lock with real delays (it bounds group A's throughput
 #        by construction): "on the critical path" is right.
-# Prints each trial's verdict and both rates with 95% Wilson intervals.
+# Prints each trial's verdict and both rates with 95% Wilson intervals, and
+# how often the held-out check found each arm's response a line.
 # Run as root from the repository after make; results in bench/results/.
 set -u
 N=${1:-10}
@@ -27,6 +28,8 @@ for arm in aa power; do
 		python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["locks"][0]["verdict"])' \
 			"$out/$arm-$i.json" 2>/dev/null | tee -a "$out/$arm.verdicts" |
 			sed "s/^/$arm $i: /"
+		python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["locks"][0]["fit"]["check"])' \
+			"$out/$arm-$i.json" 2>/dev/null >>"$out/$arm.fits"
 	done
 done
 python3 - "$out" <<'PY'
@@ -48,4 +51,11 @@ for arm, good, what in (("aa", ("not on it", "cannot tell"), "A/A quiet"),
     k = sum(x in good for x in v)
     p, lo, hi = wilson(k, len(v))
     print(f"{what}: {k}/{len(v)} = {100*p:.0f}% [95% CI {100*lo:.0f}%, {100*hi:.0f}%]")
+    try:
+        v = [l.strip() for l in open(f"{d}/{arm}.fits") if l.strip()]
+    except OSError:
+        v = []
+    k = sum(x == "linear" for x in v)
+    p, lo, hi = wilson(k, len(v))
+    print(f"  {arm} held-out level on the line: {k}/{len(v)} = {100*p:.0f}% [95% CI {100*lo:.0f}%, {100*hi:.0f}%]")
 PY
