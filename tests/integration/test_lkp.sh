@@ -38,20 +38,24 @@ job() {
 	T0=$(date +%s.%N)
 	"$LKP_SRC/bin/event/wakeup" activate-monitor
 	# the head start: until lockscope is attached, failed, or the monitor ended
-	LS_PID=
+	LS_PID= f=
 	for _ in $(seq 300); do
 		kill -0 "$rm_pid" 2>/dev/null || break
 		f=$(compgen -G "$TMP/lockscope.*/err" | head -n 1)
+		# its pid once it says so (polled too: one child, named)
 		if [ -n "$f" ] && grep -q 'recording lock contention' "$f"; then
 			LS_PID=$(pgrep -P "$rm_pid" -x lockscope)
-			break
+			[[ "$LS_PID" =~ ^[0-9]+$ ]] && break
+			LS_PID=
 		fi
 		# lockscope failed to start
 		[ -n "$f" ] && grep -q '^lockscope: ' "$f" && break
 		sleep 0.1
 	done
 	IDS=
-	if [ -n "$LS_PID" ]; then
+	if [ -z "$LS_PID" ]; then
+		[ -n "$f" ] && grep -q 'recording lock contention' "$f" && echo "lkp: no lockscope child of the monitor (pid $rm_pid) found: its children: $(ps -o pid=,comm= --ppid "$rm_pid" | tr '\n' ' '); its err: $(cat "$f" 2>/dev/null | tr '\n' ' ')" >&2
+	else
 		for fd in /proc/"$LS_PID"/fdinfo/*; do
 			IDS+=$(awk '/^(prog|map|link)_id:/ { sub(/_id:/, ""); print $1, $2 }' "$fd" 2>/dev/null)$'\n'
 		done
