@@ -57,11 +57,23 @@ timed() {
 	echo "$t $name" >>"$times"
 }
 
+# script FILE: run a test script; it reports through its checks and ends
+# 0, so any other end (a typo, an unbound variable under set -u) is a
+# failure, not checks that silently did not run
+script() {
+	local rc
+	bash "$1"
+	rc=$?
+	[ "$rc" -eq 0 ] && return 0
+	echo "FAIL: $1: ended with exit status $rc, its later checks not run"
+	echo fail >>"$LS_RESULTS"
+}
+
 if want static; then
 	for t in tests/static/*.sh; do
 		picked "$t" || continue
 		echo "== $t"
-		timed "$t" bash "$t"
+		timed "$t" script "$t"
 	done
 fi
 if want unit; then
@@ -75,7 +87,7 @@ if want integration; then
 		[ "$tier" = quick ] && [ "$t" != tests/integration/test_smoke.sh ] && continue
 		picked "$t" || continue
 		echo "== $t"
-		timed "$t" bash "$t"
+		timed "$t" script "$t"
 	done
 fi
 # run_buffered SCRIPT: run it, its output (its "== SCRIPT" line, stdout
@@ -85,7 +97,7 @@ run_buffered() {
 	local buf=$tmpd/out.$BASHPID
 	{
 		echo "== $1"
-		timed "$1" bash "$1"
+		timed "$1" script "$1"
 	} >"$buf" 2>&1
 	flock "$tmpd/print.lock" cat "$buf"
 }
