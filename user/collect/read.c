@@ -300,6 +300,7 @@ static int read_maps(struct ls_collector *c, struct ls_snapshot *s)
 		return err;
 	if (s->kidx_n != s->nrows)
 		ls_snap_index(s);
+	ls_snap_holds_prune(s); /* of the rows swept (saved with them) */
 	ls_forget_mark(c, s);
 	err = ls_sites_read(c, s);
 	if (!err && c->osq_node_off)

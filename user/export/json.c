@@ -49,14 +49,14 @@ void ls_json_identity(struct json_object *o, const struct ls_row *r)
 				       json_object_new_string(known));
 }
 
-/* --hold: "hold": {"exclusive": {...}, "shared": {...}}, the modes held;
- * absent without holds (or without --hold). */
-static void hold_json(struct json_object *o, const struct ls_row *r)
+/* --hold: "hold": {"exclusive": {...}, "shared": {...}}, the modes held
+ * (@hold, NULL: none); absent without holds (or without --hold). */
+static void hold_json(struct json_object *o, const struct ls_hold_stats *hold)
 {
 	struct json_object *h = NULL;
 
-	for (unsigned m = 0; m < LS_HOLD_MODES; m++) {
-		const struct ls_hold_stats *st = &r->hold[m];
+	for (unsigned m = 0; hold && m < LS_HOLD_MODES; m++) {
+		const struct ls_hold_stats *st = &hold[m];
 		struct json_object *x;
 
 		if (!st->count)
@@ -76,8 +76,11 @@ static void hold_json(struct json_object *o, const struct ls_row *r)
 		json_object_object_add(o, "hold", h);
 }
 
-/* One lock row as a JSON object (name, kind, stats, histograms, callers). */
-static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
+/* One lock row as a JSON object (name, kind, stats, histograms, callers,
+ * holds: @hold, NULL when it has none). */
+static struct json_object *row_to_json(const struct ls_row *r,
+				       const struct ls_hold_stats *hold,
+				       int with_addr)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *callers = json_object_new_array();
@@ -141,7 +144,7 @@ static struct json_object *row_to_json(const struct ls_row *r, int with_addr)
 	}
 	json_object_object_add(o, "callers", callers);
 	json_object_object_add(o, "holder", ls_holders_to_json(r));
-	hold_json(o, r);
+	hold_json(o, hold);
 	return o;
 }
 
@@ -289,7 +292,8 @@ struct json_object *ls_snap_head_json(const struct ls_snapshot *s)
 struct json_object *ls_snap_lock_json(const struct ls_snapshot *s, size_t i,
 				      int with_addr)
 {
-	struct json_object *r = row_to_json(&s->rows[i], with_addr);
+	struct json_object *r = row_to_json(
+		&s->rows[i], ls_snap_hold(s, &s->rows[i].key), with_addr);
 
 	json_object_object_add(r, "chains",
 			       ls_chains_to_json(s, &s->rows[i], with_addr));

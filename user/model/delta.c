@@ -3,6 +3,7 @@
  * increases, and the interval's own maximum wait and peak waiters. */
 #include <errno.h>
 #include <string.h>
+#include "model/holdtab.h"
 #include "model/model.h"
 #include "model/snapshot_int.h"
 #include "model/estimate.h"
@@ -116,13 +117,31 @@ static void interval_extrema(struct ls_row *r, const struct ls_row *p,
 	}
 }
 
-/* --hold: did @c (@p: the same lock before, or NULL) measure new holds? */
-static int holds_changed(const struct ls_row *c, const struct ls_row *p)
+/* --hold: did a lock measure new holds (@c: its holds now, @p before; NULL:
+ * none)? */
+static int holds_changed(const struct ls_hold_stats *c,
+			 const struct ls_hold_stats *p)
 {
 	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
-		if (c->hold[m].count != (p ? p->hold[m].count : 0))
+		if ((c ? c[m].count : 0) != (p ? p[m].count : 0))
 			return 1;
 	return 0;
+}
+
+/* --hold: the holds of lock @k now (@c) less before (@p, or NULL) into
+ * @out, unless no mode has new holds; 0 or -ENOMEM. */
+static int holds_delta(const struct ls_lock_key *k,
+		       const struct ls_hold_stats *c,
+		       const struct ls_hold_stats *p, struct ls_holdtab *out)
+{
+	struct ls_holdrow d = {.key = *k};
+
+	if (!c || !holds_changed(c, p))
+		return 0;
+	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
+		if (c[m].count) /* else zero */
+			ls_hold_delta(&c[m], p ? &p[m] : NULL, &d.hold[m]);
+	return ls_holdtab_add(out, &d) ? 0 : -ENOMEM;
 }
 
 /* --by cgroup: each row of @out (a copy of the current rows, sorted by
@@ -193,23 +212,30 @@ static void meta_delta(struct ls_snapshot *out, const struct ls_snapshot *cur,
 	ls_chains_delta(out, prev);
 }
 
-/* Row @c less @p (the same lock before, or NULL: new) into @out, which
- * aliases neither; 0 when nothing changed (@out is then undefined). */
-static int row_delta(const struct ls_row *c, const struct ls_row *p,
-		     uint64_t epoch, struct ls_row *out)
+/* Row @c of @cs less @p of @ps (the same lock before, or NULL: new),
+ * appended to @o with its holds' delta unless nothing changed; @o's next
+ * row aliases neither (room is there).  0 or -ENOMEM. */
+static int row_delta(const struct ls_snapshot *cs, const struct ls_row *c,
+		     const struct ls_snapshot *ps, const struct ls_row *p,
+		     struct ls_snapshot *o)
 {
+	const struct ls_hold_stats *hc = ls_snap_hold(cs, &c->key);
+	const struct ls_hold_stats *hp = p ? ls_snap_hold(ps, &p->key) : NULL;
+	struct ls_row *out = &o->rows[o->nrows];
 	struct ls_lock_stats d;
 	struct ls_lock_hists dh;
 
 	if (p && c->st.begins == p->st.begins &&
 	    c->st.contentions == p->st.contentions && c->st.waiters <= 0 &&
 	    c->st.osq_calls == p->st.osq_calls &&
-	    c->st.slow_calls == p->st.slow_calls && !holds_changed(c, p))
+	    c->st.slow_calls == p->st.slow_calls && !holds_changed(hc, hp))
 		return 0;
 	stats_delta(&c->st, p ? &p->st : NULL, &d);
 	if (!d.contentions && !d.begins && d.waiters <= 0 && !d.osq_calls &&
-	    !d.slow_calls && !holds_changed(c, p))
+	    !d.slow_calls && !holds_changed(hc, hp))
 		return 0;
+	if (holds_delta(&c->key, hc, hp, &o->holds))
+		return -ENOMEM;
 	/* callers keep their cumulative shares: they are sampled; the wait
 	 * time of the sampled waits is a counter */
 	*out = *c;
@@ -218,20 +244,16 @@ static int row_delta(const struct ls_row *c, const struct ls_row *p,
 	out->osq_prev_preempted =
 		sub(c->osq_prev_preempted, p ? p->osq_prev_preempted : 0);
 	hists_delta(&c->hi, p ? &p->hi : NULL, &dh);
-	interval_extrema(out, p, epoch, &d, &dh);
-	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
-		if (c->hold[m].count) /* else zero, copied above */
-			ls_hold_delta(&c->hold[m], p ? &p->hold[m] : NULL,
-				      &out->hold[m]);
+	interval_extrema(out, p, cs->epoch, &d, &dh);
 	out->hi = dh;
 	out->st = d;
-	return 1;
+	o->nrows++;
+	return 0;
 }
 
 int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		  struct ls_snapshot *out)
 {
-	size_t keep = 0;
 	int err;
 
 	if (!prev) {
@@ -250,7 +272,7 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		return err;
 	}
 	meta_delta(out, cur, prev);
-	for (size_t i = 0; i < cur->nrows; i++) {
+	for (size_t i = 0; i < cur->nrows && !err; i++) {
 		const struct ls_row *c = &cur->rows[i];
 		const struct ls_row *p;
 
@@ -265,9 +287,12 @@ int ls_snap_delta(const struct ls_snapshot *cur, const struct ls_snapshot *prev,
 		p = i < prev->nrows && !ls_key_cmp(&prev->rows[i].key, &c->key)
 			    ? &prev->rows[i]
 			    : ls_snap_find(prev, &c->key);
-		keep += row_delta(c, p, cur->epoch, &out->rows[keep]);
+		err = row_delta(cur, c, prev, p, out);
 	}
-	out->nrows = keep;
+	if (err) {
+		ls_snap_free(out);
+		return err;
+	}
 	ls_snap_index(out);
 	ls_chains_rows(out);
 	return 0;
@@ -294,20 +319,18 @@ int ls_snap_delta_start(struct ls_snapshot *d, struct ls_snapshot *s)
 	return 0;
 }
 
-/* Append the delta of @c (less @p, or new) to @d; 0 or -ENOMEM. */
-static int append_delta(struct ls_snapshot *d, const struct ls_row *c,
-			const struct ls_row *p, uint64_t epoch)
+/* Append the delta of @c of @s (less @p, or new) to @d; 0 or -ENOMEM. */
+static int append_delta(struct ls_snapshot *d, const struct ls_snapshot *s,
+			const struct ls_row *c, const struct ls_row *p)
 {
 	if (ls_snap_room_for_row(d))
 		return -ENOMEM;
-	d->nrows += (size_t)row_delta(c, p, epoch, &d->rows[d->nrows]);
-	return 0;
+	return row_delta(s, c, s, p, d);
 }
 
 int ls_snap_delta_finish(struct ls_snapshot *d, struct ls_snapshot *s)
 {
 	struct ls_snapshot old = *d; /* s before the read: saved rows */
-	size_t keep = 0;
 	int err;
 
 	s->saving = NULL;
@@ -329,15 +352,13 @@ int ls_snap_delta_finish(struct ls_snapshot *d, struct ls_snapshot *s)
 	d->kidx_cap = old.kidx_cap;
 	old.rows = NULL;
 	old.kidx = NULL;
-	for (size_t i = 0; i < old.nrows; i++) {
+	for (size_t i = 0; i < old.nrows && !err; i++) {
 		const struct ls_row p = d->rows[i];
 		const struct ls_row *c = ls_snap_find(s, &p.key);
 
 		if (c)
-			keep += (size_t)row_delta(c, &p, s->epoch,
-						  &d->rows[keep]);
+			err = row_delta(s, c, &old, &p, d);
 	}
-	d->nrows = keep;
 	/* rows not saved: new ones, and unchanged ones still waited on
 	 * (their peak waiters count), which are their own past */
 	for (size_t i = 0; i < s->nrows && !err; i++) {
@@ -346,9 +367,9 @@ int ls_snap_delta_finish(struct ls_snapshot *d, struct ls_snapshot *s)
 		if (c->saved == s->gen)
 			continue;
 		if (c->changed == s->gen)
-			err = append_delta(d, c, NULL, s->epoch);
+			err = append_delta(d, s, c, NULL);
 		else if (c->st.waiters > 0)
-			err = append_delta(d, c, c, s->epoch);
+			err = append_delta(d, s, c, c);
 	}
 	ls_snap_index(d);
 	ls_chains_rows(d);
@@ -362,6 +383,7 @@ out:
 int ls_snap_delta_abort(struct ls_snapshot *d, struct ls_snapshot *s)
 {
 	size_t keep = 0, nrows = s->nrows;
+	struct ls_holdtab holds;
 	int err, lost = 0;
 
 	s->saving = NULL;
@@ -394,9 +416,16 @@ int ls_snap_delta_abort(struct ls_snapshot *d, struct ls_snapshot *s)
 		if (r)
 			*r = d->rows[i];
 	}
+	/* their holds: the saved ones back, the added ones gone */
+	s->nrows = keep;
+	if (!lost && ls_holdtab_undo(s, d))
+		lost = 1;
 	/* and the figures and lists of before the read (which empty the
-	 * rows: keep says how many there are) */
+	 * rows: keep says how many there are; the holds are kept aside) */
+	holds = s->holds;
+	s->holds = (struct ls_holdtab){0};
 	err = lost ? -ENOMEM : ls_snap_copy_meta(s, d);
+	s->holds = holds;
 	if (err) {
 		ls_snap_clear(s); /* not live: read whole next */
 	} else {

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/holdtab.h"
 #include "model/model.h"
 
 uint64_t ls_class_key(const char *cls)
@@ -95,8 +96,6 @@ static void fold_row(struct ls_row *d, const struct ls_row *s)
 		d->hi.hist_sleep[i] += s->hi.hist_sleep[i];
 		d->hi.hist_tenure[i] += s->hi.hist_tenure[i];
 	}
-	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
-		ls_hold_add(&d->hold[m], &s->hold[m]);
 	ls_row_fold_holders(d, s);
 	d->caller_wait_ns += s->caller_wait_ns;
 	d->chain_waits += s->chain_waits;
@@ -111,6 +110,25 @@ static void fold_row(struct ls_row *d, const struct ls_row *s)
 	d->instances += s->instances ? s->instances : 1;
 	d->osq_prev_read += s->osq_prev_read;
 	d->osq_prev_preempted += s->osq_prev_preempted;
+}
+
+/* --hold: add the holds of instance @k of @s to those of its class row
+ * @d in @t (its entry, once made, is the last one); 0 or -ENOMEM. */
+static int fold_hold(struct ls_holdtab *t, const struct ls_row *d,
+		     const struct ls_snapshot *s, const struct ls_lock_key *k)
+{
+	const struct ls_hold_stats *h = ls_snap_hold(s, k);
+	struct ls_holdrow *e = t->n ? &t->v[t->n - 1] : NULL;
+
+	if (!h)
+		return 0;
+	if (!e || ls_key_cmp(&e->key, &d->key))
+		e = ls_holdtab_add(t, &(struct ls_holdrow){.key = d->key});
+	if (!e)
+		return -ENOMEM;
+	for (unsigned m = 0; m < LS_HOLD_MODES; m++)
+		ls_hold_add(&e->hold[m], &h[m]);
+	return 0;
 }
 
 /* Add chain @s's figures to @d's (the same class, next and root). */
@@ -159,7 +177,9 @@ int ls_snap_fold_class(struct ls_snapshot *s)
 {
 	struct ls_row **by = malloc((s->nrows ? s->nrows : 1) * sizeof(*by));
 	struct ls_row *out = malloc((s->nrows ? s->nrows : 1) * sizeof(*out));
+	struct ls_holdtab holds = {0};
 	size_t n = 0;
+	int err = 0;
 
 	if (!by || !out) {
 		free(by);
@@ -170,22 +190,30 @@ int ls_snap_fold_class(struct ls_snapshot *s)
 	for (size_t i = 0; i < s->nrows; i++)
 		by[i] = &s->rows[i];
 	qsort(by, s->nrows, sizeof(*by), cmp_class);
-	for (size_t i = 0; i < s->nrows; i++) {
-		struct ls_row *d;
+	for (size_t i = 0; i < s->nrows && !err; i++) {
+		struct ls_row *d = n ? &out[n - 1] : NULL;
 
-		if (n && !strcmp(out[n - 1].cls, by[i]->cls) &&
-		    out[n - 1].key.kind == by[i]->key.kind) {
-			fold_row(&out[n - 1], by[i]);
-			continue;
+		if (d && !strcmp(d->cls, by[i]->cls) &&
+		    d->key.kind == by[i]->key.kind) {
+			fold_row(d, by[i]);
+		} else {
+			d = &out[n++];
+			*d = *by[i];
+			d->instances = d->instances ? d->instances : 1;
+			d->pcpu = 0;
+			d->key.addr = ls_class_key(d->cls);
+			memcpy(d->name, d->cls, sizeof(d->name));
 		}
-		d = &out[n++];
-		*d = *by[i];
-		d->instances = d->instances ? d->instances : 1;
-		d->pcpu = 0;
-		d->key.addr = ls_class_key(d->cls);
-		memcpy(d->name, d->cls, sizeof(d->name));
+		err = fold_hold(&holds, d, s, &by[i]->key);
 	}
 	free(by);
+	if (err) {
+		free(out);
+		ls_holdtab_free(&holds);
+		return err;
+	}
+	ls_holdtab_free(&s->holds);
+	s->holds = holds;
 	free(s->rows);
 	s->rows = out;
 	s->cap = s->nrows ? s->nrows : 1;

@@ -1,30 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* hold.c - hold times (--hold) in the model: joined to the lock rows of
- * their address, interval deltas, class sums, averages and percentiles. */
+ * their address (kept beside them, holdtab.c), interval deltas, class
+ * sums, averages and percentiles. */
 #include <string.h>
 #include "model/hist.h"
+#include "model/holdtab.h"
 #include "model/model.h"
 
 size_t ls_snap_add_hold(struct ls_snapshot *s, const struct ls_hold_key *k,
 			const struct ls_hold_stats *st)
 {
+	static const struct ls_hold_stats none;
 	size_t rows = 0;
 
 	if (k->mode >= LS_HOLD_MODES)
 		return 0;
 	for (uint32_t kind = 0; kind < LS_KIND_MAX; kind++) {
-		struct ls_lock_key key = {.addr = k->addr, .kind = kind};
-		struct ls_row *r = ls_snap_find(s, &key);
+		struct ls_holdrow add = {
+			.key = {.addr = k->addr, .kind = kind}};
+		struct ls_row *r = ls_snap_find(s, &add.key);
+		struct ls_holdrow *h;
 
-		if (r) {
-			if (memcmp(&r->hold[k->mode], st, sizeof(*st)) &&
-			    !ls_snap_save_row(s, r)) {
-				/* (not saved: the new holds wait for a read
-				 * with memory for them) */
-				r->hold[k->mode] = *st;
-				r->changed = s->gen; /* new holds: in deltas */
-			}
-			rows++;
+		if (!r)
+			continue;
+		rows++;
+		h = ls_holdtab_find(&s->holds, &add.key);
+		/* unchanged; or not saved, or no room for them: the new
+		 * holds wait for a read with memory for them */
+		if (!memcmp(h ? &h->hold[k->mode] : &none, st, sizeof(*st)) ||
+		    ls_snap_save_row(s, r))
+			continue;
+		if (!h)
+			h = ls_holdtab_add(&s->holds, &add);
+		if (h) {
+			h->hold[k->mode] = *st;
+			r->changed = s->gen; /* new holds: in deltas */
 		}
 	}
 	return rows;

@@ -15,7 +15,7 @@ int ls_key_cmp(const struct ls_lock_key *a, const struct ls_lock_key *b)
 	return 0;
 }
 
-static uint64_t key_hash(const struct ls_lock_key *k)
+uint64_t ls_key_hash(const struct ls_lock_key *k)
 {
 	uint64_t h =
 		(k->addr ^ ((uint64_t)k->kind << 59)) * 0x9e3779b97f4a7c15ULL;
@@ -33,7 +33,7 @@ static uint64_t key_hash(const struct ls_lock_key *k)
 /* Slot the key of row @i into the index (room is there). */
 static void index_put(struct ls_snapshot *s, size_t i)
 {
-	uint64_t h = key_hash(&s->rows[i].key);
+	uint64_t h = ls_key_hash(&s->rows[i].key);
 	size_t cap = s->kidx_cap, j = h & (cap - 1);
 
 	while (s->kidx[j])
@@ -82,7 +82,7 @@ struct ls_row *ls_snap_find(const struct ls_snapshot *s,
 			    const struct ls_lock_key *key)
 {
 	if (s->kidx_n == s->nrows && s->kidx_cap) {
-		uint64_t h = key_hash(key), tag = h & 0xffffffff00000000ULL;
+		uint64_t h = ls_key_hash(key), tag = h & 0xffffffff00000000ULL;
 		size_t cap = s->kidx_cap, j = h & (cap - 1);
 		int moved = 0;
 

@@ -10,7 +10,8 @@
  * owner.c (owner words), holder.c (the holder side: states, sites, tenure),
  * fold.c (lock classes), steal.c (steal time from /proc/stat), cgrows.c
  * (--by cgroup rows; cgpath.c resolves their ids), intern.c (function
- * names kept once, pointed at by rows).
+ * names kept once, pointed at by rows), hold.c and holdtab.c (--hold
+ * figures, kept beside the rows that have them).
  */
 #ifndef LS_MODEL_H
 #define LS_MODEL_H
@@ -87,9 +88,8 @@ struct ls_row {
 	unsigned origin;    /* enum ls_origin */
 	unsigned pcpu;	    /* per-CPU data: 1 + its CPU; 0 otherwise */
 	unsigned instances; /* locks this row stands for (--by class); 0: 1 */
-	/* --hold: hold times of the lock at this address (every row of it),
-	 * by enum ls_hold_mode; zero without --hold */
-	struct ls_hold_stats hold[LS_HOLD_MODES];
+	/* (--hold figures are not here but in the snapshot's holds: most
+	 * rows have none; ls_snap_hold) */
 	/* wait-for chains (chains.c): this lock's chained waits and their
 	 * wait time, from the snapshot's chains (deltas in a delta) */
 	uint64_t chain_waits, chain_ns;
@@ -155,6 +155,24 @@ struct ls_chainrow {
 	const char *root_site;	    /* interned; "" when none was sampled */
 };
 
+/* --hold: the hold times of the lock at one address, in each row of it
+ * (each kind), by enum ls_hold_mode. */
+struct ls_holdrow {
+	struct ls_lock_key key;
+	struct ls_hold_stats hold[LS_HOLD_MODES];
+};
+
+/* The hold times of a snapshot's rows that have some (holdtab.c), in no
+ * order, found by key through @slot: open addressing, a slot holds an
+ * entry + 1 (0: empty), @nslots a power of two, at most half of them
+ * used. */
+struct ls_holdtab {
+	struct ls_holdrow *v;
+	size_t n, cap;
+	uint32_t *slot;
+	size_t nslots;
+};
+
 /* A lock's chains summed (chains.c). */
 struct ls_chain_sum {
 	uint64_t waits, wait_ns, cycles, capped;
@@ -218,6 +236,10 @@ struct ls_snapshot {
 	struct ls_chainrow *chains;
 	size_t nchains, chains_cap;
 	int chains_on;
+	/* --hold: the hold times of the rows that have them, by row key; a
+	 * part of those rows (copied, saved and put back with them), not a
+	 * list of the read */
+	struct ls_holdtab holds;
 	/* ls_snap_index: a hash of the keys to rows, kidx_cap slots (a power
 	 * of two), valid while kidx_n == nrows; rows stay where they are */
 	uint64_t *kidx;
@@ -249,6 +271,8 @@ struct ls_row *ls_snap_add_row(struct ls_snapshot *s,
 /* ---- finding rows (index.c) -------------------------------------------- */
 /* Order of lock keys: address, then kind. */
 int ls_key_cmp(const struct ls_lock_key *a, const struct ls_lock_key *b);
+/* A hash of a lock key, every bit of it mixed. */
+uint64_t ls_key_hash(const struct ls_lock_key *k);
 /* Index the rows by key for ls_snap_find (rows are not moved). */
 void ls_snap_index(struct ls_snapshot *s);
 /* Index the row just appended, keeping a valid index valid (else the next
@@ -425,9 +449,16 @@ const char *ls_name_key(char *buf, size_t len, const char *name);
 /* ---- hold times, --hold (hold.c) ------------------------------------- */
 /* Put @st (the lock @k->addr held in mode @k->mode) into every row of that
  * address, whatever its kind; returns the rows it went to.  Call after
- * ls_snap_index(). */
+ * ls_snap_index().  A row's holds are kept only once one arrives. */
 size_t ls_snap_add_hold(struct ls_snapshot *s, const struct ls_hold_key *k,
 			const struct ls_hold_stats *st);
+/* The hold times of the row of lock @k, by enum ls_hold_mode; NULL when it
+ * has none (holdtab.c). */
+const struct ls_hold_stats *ls_snap_hold(const struct ls_snapshot *s,
+					 const struct ls_lock_key *k);
+/* Drop the holds of rows that are gone (a read swept their locks); the
+ * rows' index need not be valid (holdtab.c). */
+void ls_snap_holds_prune(struct ls_snapshot *s);
 /* @out = @cur minus @prev (NULL: @cur); the max since start stays. */
 void ls_hold_delta(const struct ls_hold_stats *cur,
 		   const struct ls_hold_stats *prev, struct ls_hold_stats *out);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* snapshot.c - the snapshot container: rows, callers, spin callers and
  * waiting tasks appended by the collector, copies that reuse buffers, and
- * rows saved before a read changes them (an interval made in place). */
+ * rows saved (with their holds) before a read changes them (an interval
+ * made in place). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/holdtab.h"
 #include "model/model.h"
 #include "model/snapshot_int.h"
 
@@ -24,6 +26,7 @@ void ls_snap_free(struct ls_snapshot *s)
 	free(s->waiting);
 	free(s->cgrows);
 	free(s->chains);
+	ls_holdtab_free(&s->holds);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -31,6 +34,7 @@ void ls_snap_clear(struct ls_snapshot *s)
 {
 	s->nrows = 0;
 	s->kidx_n = 0;
+	ls_holdtab_clear(&s->holds);
 	s->live = NULL;
 	ls_snap_clear_lists(s);
 }
@@ -205,8 +209,9 @@ int ls_snap_reserve(void **buf, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* Everything but the rows and their index; @dst's buffers are reused, so
- * a snapshot refreshed every second stops allocating after the first. */
+/* Everything but the rows, their index and their holds; @dst's buffers are
+ * reused, so a snapshot refreshed every second stops allocating after the
+ * first. */
 int ls_snap_copy_meta(struct ls_snapshot *dst, const struct ls_snapshot *src)
 {
 	struct ls_snapshot keep = *dst;
@@ -220,6 +225,8 @@ int ls_snap_copy_meta(struct ls_snapshot *dst, const struct ls_snapshot *src)
 	dst->kidx = keep.kidx;
 	dst->kidx_cap = keep.kidx_cap;
 	dst->kidx_n = 0;
+	dst->holds = keep.holds;
+	ls_holdtab_clear(&dst->holds);
 	dst->spin_callers = keep.spin_callers;
 	dst->spin_cap = keep.spin_cap;
 	dst->cpu_all = keep.cpu_all;
@@ -278,6 +285,8 @@ int ls_snap_copy(struct ls_snapshot *dst, const struct ls_snapshot *src)
 	if (src->nrows)
 		memcpy(dst->rows, src->rows, src->nrows * sizeof(*dst->rows));
 	dst->nrows = src->nrows;
+	if (ls_holdtab_copy(&dst->holds, &src->holds))
+		goto fail;
 	if (src->kidx_n == src->nrows && src->kidx_cap) {
 		if (src->kidx_cap != dst->kidx_cap) {
 			uint64_t *k =
@@ -309,11 +318,15 @@ int ls_snap_room_for_row(struct ls_snapshot *d)
 int ls_snap_save_row(struct ls_snapshot *s, struct ls_row *row)
 {
 	struct ls_snapshot *d = s->saving;
+	const struct ls_holdrow *h;
 
 	/* a row the read added or changed already is saved or new */
 	if (!d || row->changed == s->gen || row->saved == s->gen)
 		return 0;
 	if (ls_snap_room_for_row(d))
+		return -ENOMEM;
+	h = ls_holdtab_find(&s->holds, &row->key);
+	if (h && !ls_holdtab_add(&d->holds, h))
 		return -ENOMEM;
 	d->rows[d->nrows++] = *row;
 	row->saved = s->gen;

@@ -290,7 +290,9 @@ void ls_snap_filter(struct ls_snapshot *s, const struct ls_filter *f)
 				s->rows[keep] = s->rows[i];
 			keep++;
 		}
-	if (keep != s->nrows)
+	if (keep != s->nrows) {
 		s->kidx_n = 0;
-	s->nrows = keep;
+		s->nrows = keep;
+		ls_snap_holds_prune(s); /* theirs go with them */
+	}
 }

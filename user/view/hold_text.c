@@ -5,10 +5,12 @@
 #include "view/hist_text.h"
 #include "view/hold_text.h"
 
-void ls_print_hold(FILE *f, const struct ls_row *r)
+void ls_print_hold(FILE *f, const struct ls_snapshot *s, const struct ls_row *r)
 {
-	for (unsigned m = 0; m < LS_HOLD_MODES; m++) {
-		const struct ls_hold_stats *h = &r->hold[m];
+	const struct ls_hold_stats *hold = ls_snap_hold(s, &r->key);
+
+	for (unsigned m = 0; hold && m < LS_HOLD_MODES; m++) {
+		const struct ls_hold_stats *h = &hold[m];
 		char t[16], a[16], p[16], mx[16];
 
 		if (!h->count)

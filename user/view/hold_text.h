@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include "model/model.h"
 
-/* The hold lines and histograms of @r; nothing when it has no holds. */
-void ls_print_hold(FILE *f, const struct ls_row *r);
+/* The hold lines and histograms of row @r of @s; nothing when it has no
+ * holds. */
+void ls_print_hold(FILE *f, const struct ls_snapshot *s,
+		   const struct ls_row *r);
 
 #endif

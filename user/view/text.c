@@ -244,7 +244,7 @@ void ls_print_hist(FILE *f, const struct ls_snapshot *s, double secs,
 				      30);
 		ls_print_holders(f, r, 30);
 		ls_print_chains(f, s, r);
-		ls_print_hold(f, r);
+		ls_print_hold(f, s, r);
 		ls_print_cgroups(f, s, r);
 	}
 	if (shown < s->nrows)

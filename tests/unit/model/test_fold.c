@@ -130,6 +130,7 @@ static void fold_every_counter(void **state)
 {
 	struct ls_snapshot s;
 	struct ls_row *r;
+	const struct ls_hold_stats *hold;
 	const uint64_t *w;
 	uint64_t a = 1000, b = 100000;
 
@@ -141,12 +142,20 @@ static void fold_every_counter(void **state)
 					.kind = LS_KIND_MUTEX};
 		uint64_t base = i ? b : a;
 
+		struct ls_hold_stats held[LS_HOLD_MODES];
+
 		r = ls_snap_add_row(&s, &k);
 		assert_non_null(r);
 		snprintf(r->cls, sizeof(r->cls), "pipe_inode_info.mutex");
 		fill_words(&r->st, sizeof(r->st), base);
 		fill_words(&r->hi, sizeof(r->hi), base);
-		fill_words(r->hold, sizeof(r->hold), base);
+		fill_words(held, sizeof(held), base);
+		for (unsigned m = 0; m < LS_HOLD_MODES; m++) {
+			struct ls_hold_key hk = {.addr = k.addr, .mode = m};
+
+			assert_int_equal(ls_snap_add_hold(&s, &hk, &held[m]),
+					 1);
+		}
 		r->caller_wait_ns = base;
 		r->chain_waits = base + 1;
 		r->chain_ns = base + 2;
@@ -163,25 +172,27 @@ static void fold_every_counter(void **state)
 	w = (const uint64_t *)&r->hi;
 	for (size_t i = 0; i < sizeof(r->hi) / 8; i++)
 		assert_int_equal(w[i], a + b + 2 * i);
+	hold = ls_snap_hold(&s, &r->key);
+	assert_non_null(hold);
 	for (unsigned m = 0; m < LS_HOLD_MODES; m++) {
-		assert_int_equal(r->hold[m].count,
-				 a + b + 2 * (m * sizeof(r->hold[0]) / 8));
+		assert_int_equal(hold[m].count,
+				 a + b + 2 * (m * sizeof(hold[0]) / 8));
 		assert_int_equal(
-			r->hold[m].max_ns,
+			hold[m].max_ns,
 			b + offsetof(struct ls_hold_stats, max_ns) / 8 +
-				m * sizeof(r->hold[0]) / 8);
+				m * sizeof(hold[0]) / 8);
 		assert_int_equal(
-			r->hold[m].total_ns,
+			hold[m].total_ns,
 			a + b +
 				2 * (offsetof(struct ls_hold_stats, total_ns) /
 					     8 +
-				     m * sizeof(r->hold[0]) / 8));
+				     m * sizeof(hold[0]) / 8));
 		assert_int_equal(
-			r->hold[m].hist[5],
+			hold[m].hist[5],
 			a + b +
 				2 * (offsetof(struct ls_hold_stats, hist[5]) /
 					     8 +
-				     m * sizeof(r->hold[0]) / 8));
+				     m * sizeof(hold[0]) / 8));
 	}
 	assert_int_equal(r->caller_wait_ns, a + b);
 	assert_int_equal(r->chain_waits, a + b + 2);

@@ -43,6 +43,15 @@ static struct ls_hold_stats holds(uint64_t n, uint64_t ns, uint64_t big)
 	return h;
 }
 
+/* The holds of row @i of @s in mode @m; zero when it has none. */
+static struct ls_hold_stats hold_of(const struct ls_snapshot *s, size_t i,
+				    unsigned m)
+{
+	const struct ls_hold_stats *h = ls_snap_hold(s, &s->rows[i].key);
+
+	return h ? h[m] : (struct ls_hold_stats){0};
+}
+
 static void join_by_address(void **state)
 {
 	struct ls_snapshot s;
@@ -51,7 +60,9 @@ static void join_by_address(void **state)
 	struct ls_hold_key km = {.addr = 0x1000, .mode = LS_HOLD_EXCL};
 	struct ls_hold_key gone = {.addr = 0x9000, .mode = LS_HOLD_EXCL};
 	struct ls_hold_key bad = {.addr = 0x1000, .mode = LS_HOLD_MODES};
+	struct ls_hold_key ks = {.addr = 0x3000, .mode = LS_HOLD_EXCL};
 	struct ls_hold_stats w = holds(10, 3000, 50000), r = holds(4, 100, 200);
+	struct ls_hold_stats z = {0};
 
 	(void)state;
 	ls_snap_init(&s);
@@ -67,11 +78,17 @@ static void join_by_address(void **state)
 	/* a lock without a row (forgotten) and a bad mode go nowhere */
 	assert_int_equal(ls_snap_add_hold(&s, &gone, &w), 0);
 	assert_int_equal(ls_snap_add_hold(&s, &bad, &w), 0);
-	assert_int_equal(s.rows[1].hold[LS_HOLD_EXCL].count, 11);
-	assert_int_equal(s.rows[2].hold[LS_HOLD_SHARED].count, 5);
-	assert_int_equal(s.rows[2].hold[LS_HOLD_EXCL].total_ns, 80000);
-	assert_int_equal(s.rows[0].hold[LS_HOLD_SHARED].count, 0);
-	assert_int_equal(s.rows[3].hold[LS_HOLD_EXCL].count, 0);
+	/* no holds yet (all zero) is none */
+	assert_int_equal(ls_snap_add_hold(&s, &ks, &z), 1);
+	assert_int_equal(hold_of(&s, 1, LS_HOLD_EXCL).count, 11);
+	assert_int_equal(hold_of(&s, 2, LS_HOLD_SHARED).count, 5);
+	assert_int_equal(hold_of(&s, 2, LS_HOLD_EXCL).total_ns, 80000);
+	assert_int_equal(hold_of(&s, 0, LS_HOLD_SHARED).count, 0);
+	assert_int_equal(hold_of(&s, 3, LS_HOLD_EXCL).count, 0);
+	/* only the rows holds arrived for keep any: the spinlock keeps none */
+	assert_non_null(ls_snap_hold(&s, &s.rows[0].key));
+	assert_null(ls_snap_hold(&s, &s.rows[3].key));
+	assert_int_equal(s.holds.n, 3);
 	ls_snap_free(&s);
 }
 
@@ -118,9 +135,9 @@ static void intervals(void **state)
 	assert_int_equal(ls_snap_delta(&b, &a, &d), 0);
 	assert_int_equal(d.nrows, 1);
 	assert_int_equal(d.rows[0].key.addr, 0x1000);
-	assert_int_equal(d.rows[0].hold[LS_HOLD_EXCL].count, 20);
-	assert_int_equal(d.rows[0].hold[LS_HOLD_EXCL].total_ns, 20 * 3000);
-	assert_int_equal(ls_hist_count(d.rows[0].hold[LS_HOLD_EXCL].hist), 20);
+	assert_int_equal(hold_of(&d, 0, LS_HOLD_EXCL).count, 20);
+	assert_int_equal(hold_of(&d, 0, LS_HOLD_EXCL).total_ns, 20 * 3000);
+	assert_int_equal(ls_hist_count(hold_of(&d, 0, LS_HOLD_EXCL).hist), 20);
 	/* no holds in an interval: no max either */
 	ls_hold_delta(&h1, &h1, &out);
 	assert_int_equal(out.count, 0);
@@ -151,8 +168,8 @@ static void shown(void **state)
 	ls_snap_add_hold(&s, &kw, &w);
 	ls_snap_add_hold(&s, &kr, &r);
 	f = open_memstream(&buf, &len);
-	ls_print_hold(f, &s.rows[0]);
-	ls_print_hold(f, &s.rows[1]); /* no holds: nothing */
+	ls_print_hold(f, &s, &s.rows[0]);
+	ls_print_hold(f, &s, &s.rows[1]); /* no holds: nothing */
 	fclose(f);
 	assert_non_null(strstr(buf, "  hold (exclusive): 11 holds  total "
 				    "80.0us  avg 7.3us  p99 <=50.0us  max "

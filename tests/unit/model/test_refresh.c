@@ -35,6 +35,23 @@ static const struct ls_row *find(const struct ls_snapshot *s, uint64_t addr)
 	return ls_snap_find(s, &k);
 }
 
+/* The holds of lock @addr, mode 0; NULL when it has none. */
+static const struct ls_hold_stats *find_hold(const struct ls_snapshot *s,
+					     uint64_t addr)
+{
+	struct ls_lock_key k = {.addr = addr, .kind = LS_KIND_MUTEX};
+
+	return ls_snap_hold(s, &k);
+}
+
+/* Lock @addr's holds in mode 0; 0 when it has none. */
+static uint64_t hold_count(const struct ls_snapshot *s, uint64_t addr)
+{
+	const struct ls_hold_stats *h = find_hold(s, addr);
+
+	return h ? h->count : 0;
+}
+
 static void skips_by_read(void **state)
 {
 	struct ls_snapshot prev, cur, d;
@@ -127,7 +144,10 @@ static void refresh_read(struct ls_snapshot *s, unsigned *seed)
 		} else if (what == 3) { /* new holds only (--hold) */
 			struct ls_hold_key hk = {.addr = r->key.addr,
 						 .mode = 0};
-			struct ls_hold_stats hs = r->hold[0];
+			const struct ls_hold_stats *h =
+				ls_snap_hold(s, &r->key);
+			struct ls_hold_stats hs =
+				h ? h[0] : (struct ls_hold_stats){0};
 
 			hs.count += 2;
 			hs.total_ns += 50;
@@ -145,6 +165,7 @@ static void refresh_read(struct ls_snapshot *s, unsigned *seed)
 		s->nrows--;
 	}
 	ls_snap_index(s);
+	ls_snap_holds_prune(s); /* the swept row's */
 }
 
 /* @s: @n locks read once by a collector, a live snapshot of it. */
@@ -158,10 +179,24 @@ static void live_table(struct ls_snapshot *s, uint64_t n)
 	s->live = &collector;
 }
 
+/* Lock @k has the same holds in @a as in @b (or none in either). */
+static void assert_same_holds(const struct ls_snapshot *a,
+			      const struct ls_snapshot *b,
+			      const struct ls_lock_key *k)
+{
+	const struct ls_hold_stats *x = ls_snap_hold(a, k);
+	const struct ls_hold_stats *y = ls_snap_hold(b, k);
+
+	assert_int_equal(x != NULL, y != NULL);
+	if (x)
+		assert_memory_equal(x, y, LS_HOLD_MODES * sizeof(*x));
+}
+
 static void assert_same_delta(const struct ls_snapshot *want,
 			      const struct ls_snapshot *got)
 {
 	assert_int_equal(got->nrows, want->nrows);
+	assert_int_equal(got->holds.n, want->holds.n);
 	assert_null(got->live);
 	assert_int_equal(got->ctr[LS_CTR_BEGIN], want->ctr[LS_CTR_BEGIN]);
 	for (size_t i = 0; i < want->nrows; i++) {
@@ -171,7 +206,7 @@ static void assert_same_delta(const struct ls_snapshot *want,
 		assert_non_null(g);
 		assert_memory_equal(&g->st, &w->st, sizeof(w->st));
 		assert_memory_equal(&g->hi, &w->hi, sizeof(w->hi));
-		assert_memory_equal(g->hold, w->hold, sizeof(w->hold));
+		assert_same_holds(got, want, &w->key);
 		assert_int_equal(g->max_bound, w->max_bound);
 	}
 }
@@ -243,6 +278,7 @@ static void abort_restores(void **state)
 			(s.nrows - 1) * sizeof(s.rows[0]));
 		s.nrows--;
 		ls_snap_index(&s);
+		ls_snap_holds_prune(&s);
 		s.live = NULL; /* what a failed ls_collector_read leaves */
 		assert_int_equal(ls_snap_delta_abort(&d, &s), 0);
 		assert_null(s.saving);
@@ -257,10 +293,62 @@ static void abort_restores(void **state)
 
 			assert_non_null(r);
 			assert_memory_equal(r, &before.rows[i], sizeof(*r));
+			assert_same_holds(&s, &before, &r->key);
 		}
+		assert_int_equal(s.holds.n, before.holds.n);
 	}
 	ls_snap_free(&d);
 	ls_snap_free(&before);
+	ls_snap_free(&s);
+}
+
+/* --hold: lock @addr's holds now @count in mode 0 (a read's). */
+static void hold_now(struct ls_snapshot *s, uint64_t addr, uint64_t count)
+{
+	struct ls_hold_key k = {.addr = addr, .mode = 0};
+	struct ls_hold_stats h = {.count = count, .total_ns = 10 * count};
+
+	assert_int_equal(ls_snap_add_hold(s, &k, &h), 1);
+}
+
+/* The holds of a failed read undone with its rows: changed ones back as
+ * they were, those the read gave a row for the first time gone, a swept
+ * row's back with it, an added row's gone. */
+static void abort_restores_holds(void **state)
+{
+	struct ls_snapshot s, d;
+
+	(void)state;
+	live_table(&s, 4);
+	ls_snap_init(&d);
+	s.gen++; /* a read that gives locks 0x10 and 0x40 holds */
+	hold_now(&s, 0x10, 5);
+	hold_now(&s, 0x40, 7);
+	assert_null(find_hold(&s, 0x20));
+	assert_int_equal(s.holds.n, 2);
+	assert_int_equal(ls_snap_delta_start(&d, &s), 0);
+	s.gen++; /* the read that fails */
+	hold_now(&s, 0x10, 6);
+	hold_now(&s, 0x20, 1);
+	row(&s, 0x50, 1, s.gen);
+	hold_now(&s, 0x50, 2);
+	assert_int_equal(ls_snap_save_row(&s, &s.rows[3]), 0); /* 0x40 */
+	s.rows[3] = s.rows[4];				       /* swept */
+	s.nrows--;
+	ls_snap_index(&s);
+	ls_snap_holds_prune(&s);
+	assert_null(find_hold(&s, 0x40));
+	assert_int_equal(hold_count(&s, 0x10), 6);
+	s.live = NULL;
+	assert_int_equal(ls_snap_delta_abort(&d, &s), 0);
+	assert_int_equal(s.nrows, 4);
+	assert_int_equal(hold_count(&s, 0x10), 5);
+	assert_null(find_hold(&s, 0x20));
+	assert_int_equal(hold_count(&s, 0x40), 7);
+	assert_null(find(&s, 0x50));
+	assert_null(find_hold(&s, 0x50));
+	assert_int_equal(s.holds.n, 2);
+	ls_snap_free(&d);
 	ls_snap_free(&s);
 }
 
@@ -271,6 +359,7 @@ int main(void)
 		cmocka_unit_test(index_grows),
 		cmocka_unit_test(in_place_equals_delta),
 		cmocka_unit_test(abort_restores),
+		cmocka_unit_test(abort_restores_holds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
