@@ -2,10 +2,12 @@
 # The agent with a big table, all of it changing: `top -b -i 1` while
 # lock_spread contends 10k pipe mutexes a pass.  Its frames keep time (one
 # a second, none behind) and its RSS stays under a bound scaled from the
-# per-lock figure of docs/overhead.md (38.4 MB + 5.49 kB a lock, the fit of
-# the agent's memory over 1k..120k locks in make bench): at most 1.25 times
-# the fit at the number of locks in the table, so a row that grows by half
-# fails.  make bench runs the same at 120k locks; this is its light check.
+# per-lock figure of docs/overhead.md (35.4 MB + 4.70 kB a lock, the fit of
+# the agent's memory over 1k..120k locks in make bench's agent phase): at
+# most 1.35 times the fit at the number of locks in the table (this check
+# reads RSS after 10 s, while the snapshots' arrays may still grow: 107 to
+# 113 MB at 12k locks, the fit 92 MB), so a row that grows by half fails.
+# make bench runs the same at 120k locks; this is its light check.
 . "$(dirname "$0")/../lib.sh"
 T="agent scale"
 out=$LS_OUT/agent_scale
@@ -59,9 +61,9 @@ if [ "$alive" = yes ] && [ $((f1 - f0)) -ge $((WINDOW - 1)) ]; then
 else
 	fail "$T: $((f1 - f0)) frames in ${WINDOW} s with $n locks (lock_spread running: ${alive:-no}; $(tail -1 "$out/top.err"))"
 fi
-bound=$(((38400 + 549 * n / 100) * 5 / 4))
+bound=$(((35400 + 470 * n / 100) * 27 / 20))
 if [ -n "$rss" ] && [ "$rss" -le "$bound" ]; then
 	pass "$T: RSS ${rss} KB with $n locks ($((rss * 1024 / n)) bytes a lock in all), bound ${bound} KB"
 else
-	fail "$T: RSS ${rss:-?} KB with $n locks, above the bound ${bound} KB (1.25 x (38.4 MB + 5.49 kB a lock))"
+	fail "$T: RSS ${rss:-?} KB with $n locks, above the bound ${bound} KB (1.35 x (35.4 MB + 4.70 kB a lock))"
 fi
