@@ -22,6 +22,7 @@
 #include "cmd/numbers.h"
 #include "cmd/run.h"
 #include "collect/whatif.h"
+#include "model/naming.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "view/whatif_out.h"
@@ -274,8 +275,10 @@ static int prerun(struct wif *w)
 
 		if (!r->st.contentions)
 			continue;
-		snprintf(g->spec, sizeof(g->spec), "%s",
-			 r->cls[0] ? r->cls : r->name);
+		if (r->cls_len)
+			ls_row_class(r, g->spec, sizeof(g->spec));
+		else
+			snprintf(g->spec, sizeof(g->spec), "%s", r->name);
 		w->e.nt++;
 		w->e.picked = 1;
 	}

@@ -320,8 +320,9 @@ void ls_names_row(struct ls_collector *c, struct ls_row *row)
 		e->gen_tried = row->callers[0].fn;
 		infer_generic(c, e, row->callers[0].fn);
 	}
-	if (e->origin) {
-		memcpy(row->cls, e->cls, sizeof(row->cls));
+	if (e->origin) { /* its class, made its name by ls_name_row() */
+		snprintf(row->name, sizeof(row->name), "%s", e->cls);
+		row->cls_len = (unsigned)strlen(row->name);
 		row->origin = e->origin;
 		row->pcpu = e->pcpu;
 	}

@@ -68,7 +68,8 @@ int ls_stacks_classes(struct ls_collector *c, const struct ls_snapshot *s)
 	}
 	for (size_t i = 0; i < s->nrows; i++) {
 		c->class_of[i].lock = s->rows[i].key;
-		c->class_of[i].class_addr = ls_class_key(s->rows[i].cls);
+		c->class_of[i].class_addr =
+			ls_class_key(s->rows[i].name, s->rows[i].cls_len);
 	}
 	c->nclass_of = s->nrows;
 	qsort(c->class_of, c->nclass_of, sizeof(*c->class_of), cmp_class_of);

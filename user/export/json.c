@@ -35,7 +35,9 @@ void ls_json_identity(struct json_object *o, const struct ls_row *r)
 {
 	const char *known = ls_known_name(r->st.known);
 
-	json_object_object_add(o, "class", json_object_new_string(r->cls));
+	json_object_object_add(
+		o, "class",
+		json_object_new_string_len(r->name, (int)r->cls_len));
 	json_object_object_add(
 		o, "origin", json_object_new_string(ls_origin_name(r->origin)));
 	if (r->pcpu)

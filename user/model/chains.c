@@ -167,8 +167,13 @@ void ls_chains_name(struct ls_snapshot *s, int with_addr)
 
 		name_of(s, &c->next, with_addr, c->next_name,
 			sizeof(c->next_name));
-		snprintf(c->next_cls, sizeof(c->next_cls), "%s",
-			 nr && nr->cls[0] ? nr->cls : c->next_name);
+		/* its class: the start of its name */
+		if (nr && nr->cls_len)
+			snprintf(c->next_cls, sizeof(c->next_cls), "%.*s",
+				 (int)nr->cls_len, nr->name);
+		else
+			snprintf(c->next_cls, sizeof(c->next_cls), "%s",
+				 c->next_name);
 		name_of(s, &c->root, with_addr, c->root_name,
 			sizeof(c->root_name));
 		c->root_site = r && r->nhsites ? r->hsites[0].fn : "";

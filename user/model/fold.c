@@ -12,20 +12,31 @@
 #include "model/holdtab.h"
 #include "model/model.h"
 
-uint64_t ls_class_key(const char *cls)
+uint64_t ls_class_key(const char *cls, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
 
-	for (; *cls; cls++)
-		h = (h ^ (unsigned char)*cls) * 0x100000001b3ULL;
+	for (size_t i = 0; i < n && cls[i]; i++)
+		h = (h ^ (unsigned char)cls[i]) * 0x100000001b3ULL;
 	return h | 1; /* never 0, the "no lock" address */
+}
+
+/* The order of two rows' classes, as strcmp() orders strings. */
+static int class_cmp(const struct ls_row *x, const struct ls_row *y)
+{
+	size_t n = x->cls_len < y->cls_len ? x->cls_len : y->cls_len;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c || x->cls_len == y->cls_len)
+		return c;
+	return x->cls_len < y->cls_len ? -1 : 1;
 }
 
 static int cmp_class(const void *a, const void *b)
 {
 	const struct ls_row *x = *(const struct ls_row *const *)a;
 	const struct ls_row *y = *(const struct ls_row *const *)b;
-	int c = strcmp(x->cls, y->cls);
+	int c = class_cmp(x, y);
 
 	if (c)
 		return c;
@@ -161,7 +172,7 @@ static void fold_chains(struct ls_snapshot *s)
 		const struct ls_row *r = ls_snap_find(s, &c->key);
 
 		if (r)
-			c->key.addr = ls_class_key(r->cls);
+			c->key.addr = ls_class_key(r->name, r->cls_len);
 	}
 	qsort(s->chains, s->nchains, sizeof(*s->chains), ls_chain_cmp);
 	for (size_t i = 0; i < s->nchains; i++) {
@@ -193,7 +204,7 @@ int ls_snap_fold_class(struct ls_snapshot *s)
 	for (size_t i = 0; i < s->nrows && !err; i++) {
 		struct ls_row *d = n ? &out[n - 1] : NULL;
 
-		if (d && !strcmp(d->cls, by[i]->cls) &&
+		if (d && !class_cmp(d, by[i]) &&
 		    d->key.kind == by[i]->key.kind) {
 			fold_row(d, by[i]);
 		} else {
@@ -201,8 +212,8 @@ int ls_snap_fold_class(struct ls_snapshot *s)
 			*d = *by[i];
 			d->instances = d->instances ? d->instances : 1;
 			d->pcpu = 0;
-			d->key.addr = ls_class_key(d->cls);
-			memcpy(d->name, d->cls, sizeof(d->name));
+			d->key.addr = ls_class_key(d->name, d->cls_len);
+			d->name[d->cls_len] = '\0'; /* its class */
 		}
 		err = fold_hold(&holds, d, s, &by[i]->key);
 	}

@@ -82,9 +82,10 @@ struct ls_row {
 	struct ls_hold_tid htids[LS_ROW_HOLDERS];
 	unsigned nhsites, nhpairs, nhtids;
 	uint64_t hold_sampled_ns, hold_sampled;
-	/* identity (model/ident.h): the name without its instance suffix,
-	 * where it came from, the CPU of per-CPU data, rows folded in */
-	char cls[LS_NAME_MAX];
+	/* identity (model/ident.h): the class, the name without its
+	 * instance suffix, is its first cls_len bytes (naming.h); where
+	 * it came from, the CPU of per-CPU data, rows folded in */
+	unsigned cls_len;
 	unsigned origin;    /* enum ls_origin */
 	unsigned pcpu;	    /* per-CPU data: 1 + its CPU; 0 otherwise */
 	unsigned instances; /* locks this row stands for (--by class); 0: 1 */
@@ -351,8 +352,8 @@ const char *ls_chain_path(const struct ls_chainrow *c, const char *lock,
  * the class, row->instances the locks it stands for; its key is a hash of
  * the class (stable across snapshots).  0 or -ENOMEM (@s unchanged). */
 int ls_snap_fold_class(struct ls_snapshot *s);
-/* The address a class row of @cls takes (never 0). */
-uint64_t ls_class_key(const char *cls);
+/* The address a class row of @cls (its first @n bytes) takes (never 0). */
+uint64_t ls_class_key(const char *cls, size_t n);
 
 /* ---- intervals (delta.c) ---------------------------------------------- */
 /* @out = @cur with every row, counter and sample replaced by its increase

@@ -152,12 +152,18 @@ size_t ls_stack_frames(const struct ls_ksyms *ks, const uint64_t *ips, size_t n,
 	return nf;
 }
 
+const char *ls_row_class(const struct ls_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)r->cls_len, r->name);
+	return buf;
+}
+
 void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row,
 		 struct ls_instances *inst, int with_addr)
 {
 	const char *known = ls_known_class(row->st.known);
 	const struct ls_ksym *sym = NULL, *next = NULL;
-	char base[LS_NAME_MAX];
+	char cls[LS_NAME_MAX], base[LS_NAME_MAX];
 	unsigned n = 1;
 	size_t len;
 
@@ -165,17 +171,17 @@ void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row,
 		sym = ls_ksyms_find(ks, row->key.addr, &next);
 	if (row->origin == LS_ORIGIN_SLAB || row->origin == LS_ORIGIN_PERCPU) {
 		/* named from memory layout by the collector: keep it */
+		ls_row_class(row, cls, sizeof(cls));
 	} else if (known) {
 		row->origin = LS_ORIGIN_TASK;
-		snprintf(row->cls, sizeof(row->cls), "%s", known);
+		snprintf(cls, sizeof(cls), "%s", known);
 	} else if (sym && ls_ksym_is_data(sym) && next &&
 		   row->key.addr - sym->addr < 4096) {
 		row->origin = LS_ORIGIN_SYMBOL;
 		if (row->key.addr == sym->addr)
-			snprintf(row->cls, sizeof(row->cls), "%s", sym->name);
+			snprintf(cls, sizeof(cls), "%s", sym->name);
 		else
-			snprintf(row->cls, sizeof(row->cls), "%s+0x%llx",
-				 sym->name,
+			snprintf(cls, sizeof(cls), "%s+0x%llx", sym->name,
 				 (unsigned long long)(row->key.addr -
 						      sym->addr));
 	} else {
@@ -184,17 +190,21 @@ void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row,
 		row->origin = row->key.addr >= LS_KERNEL_IMAGE
 				      ? LS_ORIGIN_STATIC
 				      : LS_ORIGIN_CALLER;
-		snprintf(row->cls, sizeof(row->cls), "%s@%s",
-			 ls_kind_base(row->key.kind), *caller ? caller : "?");
+		snprintf(cls, sizeof(cls), "%s@%s", ls_kind_base(row->key.kind),
+			 *caller ? caller : "?");
 	}
 	if (row->pcpu)
 		snprintf(base, sizeof(base), "%.*s#cpu%u", LS_NAME_MAX - 16,
-			 row->cls, row->pcpu - 1);
+			 cls, row->pcpu - 1);
 	else
-		snprintf(base, sizeof(base), "%s", row->cls);
+		snprintf(base, sizeof(base), "%s", cls);
 	if (inst && (n = ls_inst_get(inst, row->key.addr, base)) == 0)
 		n = 1; /* out of memory: the name without its number */
 	ls_inst_name(row->name, sizeof(row->name), base, n);
+	/* the class is the name's start (all of it that fits there) */
+	for (len = 0; cls[len] && cls[len] == row->name[len]; len++)
+		;
+	row->cls_len = (unsigned)len;
 	len = strlen(row->name);
 	if (with_addr && len < sizeof(row->name))
 		snprintf(row->name + len, sizeof(row->name) - len, " [%llx]",

@@ -24,11 +24,15 @@ const char *ls_caller_of(const struct ls_ksyms *ks, const uint64_t *ips,
  */
 size_t ls_stack_frames(const struct ls_ksyms *ks, const uint64_t *ips, size_t n,
 		       char *buf, size_t len);
+/* Row @r's class (its name without the instance suffix; "" if it has
+ * none), copied into @buf of @len bytes; returns @buf. */
+const char *ls_row_class(const struct ls_row *r, char *buf, size_t len);
 /*
- * Name @row: row->cls and row->origin, then row->name.  A name from memory
- * layout already in row->cls (origin slab or percpu, set by the collector)
- * stays; else a recognised lock ("mm_struct.mmap_lock", origin task), a
- * kernel data symbol ("text_mutex", "jiffies_lock+0x8"), else
+ * Name @row: its class and row->origin, then row->name, which starts with
+ * the class (row->cls_len).  A class from memory layout already in the row
+ * (origin slab or percpu, set by the collector as its name) stays; else a
+ * recognised lock ("mm_struct.mmap_lock", origin task), a kernel data symbol
+ * ("text_mutex", "jiffies_lock+0x8"), else
  * "<kind>@<most sampled caller>" (origin static in the kernel image, else
  * caller).  Per-CPU rows get "#cpuN"; with @inst, a second lock of the
  * same name gets "#2", a third "#3" (stable, by first sight).  With

@@ -274,8 +274,8 @@ int ls_row_match(const struct ls_row *r, const struct ls_filter *f)
 	/* a folded row (--by class) was filtered by address before folding */
 	if (f->addr && r->key.addr != f->addr && !r->instances)
 		return 0;
-	if (f->name && *f->name && !strstr(r->name, f->name) &&
-	    !strstr(r->cls, f->name))
+	/* (a row's class is the start of its name) */
+	if (f->name && *f->name && !strstr(r->name, f->name))
 		return 0;
 	return 1;
 }

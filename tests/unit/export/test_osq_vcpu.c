@@ -23,7 +23,7 @@ static struct ls_row *mkrow(struct ls_snapshot *s, uint64_t addr,
 
 	assert_non_null(r);
 	snprintf(r->name, sizeof(r->name), "%s", name);
-	snprintf(r->cls, sizeof(r->cls), "%s", name);
+	r->cls_len = (unsigned)strlen(r->name);
 	r->st.contentions = 10 + bail;
 	r->st.total_ns = 1000;
 	r->st.min_ns = 100;

@@ -17,9 +17,9 @@ static void row(struct ls_snapshot *s, uint64_t addr, unsigned kind,
 	struct ls_row *r = ls_snap_add_row(s, &k);
 
 	assert_non_null(r);
-	snprintf(r->cls, sizeof(r->cls), "%s", cls);
 	snprintf(r->name, sizeof(r->name), "%s#%llx", cls,
 		 (unsigned long long)addr);
+	r->cls_len = (unsigned)strlen(cls);
 	r->origin = LS_ORIGIN_SLAB;
 	r->st.contentions = cont;
 	r->st.total_ns = cont * 100;
@@ -146,7 +146,8 @@ static void fold_every_counter(void **state)
 
 		r = ls_snap_add_row(&s, &k);
 		assert_non_null(r);
-		snprintf(r->cls, sizeof(r->cls), "pipe_inode_info.mutex");
+		snprintf(r->name, sizeof(r->name), "pipe_inode_info.mutex");
+		r->cls_len = (unsigned)strlen(r->name);
 		fill_words(&r->st, sizeof(r->st), base);
 		fill_words(&r->hi, sizeof(r->hi), base);
 		fill_words(held, sizeof(held), base);
@@ -230,8 +231,9 @@ static void fold_chains(void **state)
 		struct ls_row *row = ls_snap_add_row(&s, &k);
 
 		assert_non_null(row);
-		snprintf(row->cls, sizeof(row->cls), "%s",
+		snprintf(row->name, sizeof(row->name), "%s",
 			 i < 2 ? "pipe_inode_info.mutex" : "inode.i_rwsem");
+		row->cls_len = (unsigned)strlen(row->name);
 		c.next = (struct ls_lock_key){.addr = 0x9000,
 					      .kind = LS_KIND_MUTEX};
 		c.root = c.next;

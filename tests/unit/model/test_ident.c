@@ -180,6 +180,7 @@ static void names_and_classes(void **state)
  * per-CPU data, the kernel image is "static". */
 static void row_names(void **state)
 {
+	char cls[LS_NAME_MAX], long_cls[LS_NAME_MAX];
 	struct ls_instances in;
 	struct ls_row r;
 
@@ -189,7 +190,9 @@ static void row_names(void **state)
 	r.key.kind = LS_KIND_SPINLOCK;
 	r.key.addr = 0xffff888001000000ULL;
 	r.origin = LS_ORIGIN_SLAB;
-	snprintf(r.cls, sizeof(r.cls), "task_struct.pi_lock");
+	/* the collector's class, as it leaves it: the row's name */
+	snprintf(r.name, sizeof(r.name), "task_struct.pi_lock");
+	r.cls_len = (unsigned)strlen(r.name);
 	ls_name_row(NULL, &r, &in, 0);
 	assert_string_equal(r.name, "task_struct.pi_lock");
 	r.key.addr += 0x4000;
@@ -197,12 +200,23 @@ static void row_names(void **state)
 	assert_string_equal(r.name, "task_struct.pi_lock#2");
 	ls_name_row(NULL, &r, &in, 1);
 	assert_string_equal(r.name, "task_struct.pi_lock#2 [ffff888001004000]");
+	assert_string_equal(ls_row_class(&r, cls, sizeof(cls)),
+			    "task_struct.pi_lock");
 	r.origin = LS_ORIGIN_PERCPU;
 	r.pcpu = 2;
-	snprintf(r.cls, sizeof(r.cls), "rq.__lock");
+	snprintf(r.name, sizeof(r.name), "rq.__lock");
+	r.cls_len = (unsigned)strlen(r.name);
 	ls_name_row(NULL, &r, &in, 0);
 	assert_string_equal(r.name, "rq.__lock#cpu1");
-	assert_string_equal(r.cls, "rq.__lock");
+	assert_string_equal(ls_row_class(&r, cls, sizeof(cls)), "rq.__lock");
+	/* a class too long for its name with "#cpuN": the part that fits */
+	memset(long_cls, 'x', sizeof(long_cls) - 1);
+	long_cls[sizeof(long_cls) - 1] = '\0';
+	snprintf(r.name, sizeof(r.name), "%s", long_cls);
+	r.cls_len = (unsigned)strlen(r.name);
+	ls_name_row(NULL, &r, &in, 0);
+	assert_int_equal(r.cls_len, LS_NAME_MAX - 16);
+	assert_int_equal(strncmp(r.name + r.cls_len, "#cpu1", 5), 0);
 	memset(&r, 0, sizeof(r));
 	r.key.kind = LS_KIND_MUTEX;
 	r.key.addr = 0xffffffff83000000ULL;
