@@ -220,7 +220,10 @@ fi
 
 # --- detail: histograms, callers, owner -----------------------------------
 T send-keys -t a Enter # open the genl mutex (still paused)
-if wait_screen a '^mutex@genl_rcv_msg \(mutex\)' 3 &&
+# wait for the histogram's rows, the page's last lines: a capture taken
+# while the page is being drawn has its first lines only
+if wait_screen a '^ +[0-9.]+[num]?s -> ' 3 &&
+	grep -q '^mutex@genl_rcv_msg (mutex)' "$out/a.screen" &&
 	grep -q '^wait histogram' "$out/a.screen" &&
 	grep -Eq '^callers \([0-9]+ sampled stacks.*genl_rcv_msg [0-9]+%' "$out/a.screen" &&
 	grep -q '^  contentions ' "$out/a.screen" &&
