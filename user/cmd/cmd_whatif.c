@@ -22,7 +22,7 @@
 #include "cmd/numbers.h"
 #include "cmd/run.h"
 #include "collect/whatif.h"
-#include "model/naming.h"
+#include "model/model.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "view/whatif_out.h"

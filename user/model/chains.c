@@ -167,10 +167,8 @@ void ls_chains_name(struct ls_snapshot *s, int with_addr)
 
 		name_of(s, &c->next, with_addr, c->next_name,
 			sizeof(c->next_name));
-		/* its class: the start of its name */
 		if (nr && nr->cls_len)
-			snprintf(c->next_cls, sizeof(c->next_cls), "%.*s",
-				 (int)nr->cls_len, nr->name);
+			ls_row_class(nr, c->next_cls, sizeof(c->next_cls));
 		else
 			snprintf(c->next_cls, sizeof(c->next_cls), "%s",
 				 c->next_name);

@@ -17,6 +17,7 @@
 #define LS_MODEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <linux/types.h>
 #include "lockscope.h"
@@ -83,7 +84,7 @@ struct ls_row {
 	unsigned nhsites, nhpairs, nhtids;
 	uint64_t hold_sampled_ns, hold_sampled;
 	/* identity (model/ident.h): the class, the name without its
-	 * instance suffix, is its first cls_len bytes (naming.h); where
+	 * instance suffix, is its first cls_len bytes (ls_row_class); where
 	 * it came from, the CPU of per-CPU data, rows folded in */
 	unsigned cls_len;
 	unsigned origin;    /* enum ls_origin */
@@ -99,6 +100,15 @@ struct ls_row {
 	 * that saved it before changing it (ls_snap_save_row) */
 	uint64_t changed, seen, saved;
 };
+
+/* Row @r's class (its name without the instance suffix; "" if it has
+ * none), copied into @buf of @len bytes; returns @buf. */
+static inline const char *ls_row_class(const struct ls_row *r, char *buf,
+				       size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)r->cls_len, r->name);
+	return buf;
+}
 
 /* A task waiting on a sleeping lock now (from the BPF task_state map). */
 struct ls_waiter {

@@ -152,12 +152,6 @@ size_t ls_stack_frames(const struct ls_ksyms *ks, const uint64_t *ips, size_t n,
 	return nf;
 }
 
-const char *ls_row_class(const struct ls_row *r, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.*s", (int)r->cls_len, r->name);
-	return buf;
-}
-
 void ls_name_row(const struct ls_ksyms *ks, struct ls_row *row,
 		 struct ls_instances *inst, int with_addr)
 {

@@ -24,9 +24,6 @@ const char *ls_caller_of(const struct ls_ksyms *ks, const uint64_t *ips,
  */
 size_t ls_stack_frames(const struct ls_ksyms *ks, const uint64_t *ips, size_t n,
 		       char *buf, size_t len);
-/* Row @r's class (its name without the instance suffix; "" if it has
- * none), copied into @buf of @len bytes; returns @buf. */
-const char *ls_row_class(const struct ls_row *r, char *buf, size_t len);
 /*
  * Name @row: its class and row->origin, then row->name, which starts with
  * the class (row->cls_len).  A class from memory layout already in the row
