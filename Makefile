@@ -12,6 +12,7 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
 LLVM_STRIP ?= llvm-strip
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 # Quiet by default: one "CC file" line per step; V=1 prints the commands.
 ifeq ($(V),1)
@@ -262,7 +263,10 @@ test-vm-arm64: guest-arm64
 test-vm-kvm: lockscope $(WORKLOADS)
 	tests/run.sh vm kvm
 
-test: tests-build
+# make test builds with a job per CPU (a fresh clone's build was a minute
+# on one of two CPUs); make -jN test keeps the N given.
+test:
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) tests-build
 	tests/run.sh all
 
 # The development loop, about a minute: static checks, unit tests and one
