@@ -57,8 +57,10 @@ fi
 A='d["locks"][0]'
 B='d["locks"][1]'
 # run-to-run noise within a round (the fit's residual sd, in % of
-# throughput): the verdicts need repeatable runs; on a machine shared
-# with other load they cannot be judged
+# throughput).  The expected verdict passes at any noise: the intervals
+# behind it widen with the noise, so a noisy run makes "cannot tell"
+# likelier, not a wrong call.  Another verdict fails on repeatable runs
+# and is not judged on runs that vary more (other load on the machine).
 cv() { # cv FILE LOCK: the fit's residual sd, %
 	jget "$1" "round($2['arms']['critical']['residual_sd_pct'], 1)"
 }
@@ -71,20 +73,20 @@ v=$(jget "$out/ka.json" "$A['verdict']")
 lo=$(jget "$out/ka.json" "$A['arms']['critical']['slope_pct_per_us']['lo']")
 hi=$(jget "$out/ka.json" "$A['arms']['critical']['slope_pct_per_us']['hi']")
 share=$(jget "$out/ka.json" "round(100.0 * $A['arms']['critical']['counts']['delayed'] / max(1, $A['arms']['critical']['counts']['contended_acquisitions']), 1)")
-if ! quiet "$spread"; then
-	skip "whatif: known answer: runs vary by ${spread}% within a round here (other load on the machine): verdicts not judged (group A's lock: $v, critical slope [$lo, $hi])"
-elif [ "$v" = "on the critical path" ] && python3 -c "import sys; sys.exit(not float('$hi') < 0)"; then
-	pass "whatif: group A's file.f_pos_lock on the critical path, critical slope [$lo, $hi] %/us, ${share}% of its contended acquisitions delayed"
+if [ "$v" = "on the critical path" ] && python3 -c "import sys; sys.exit(not float('$hi') < 0)"; then
+	pass "whatif: group A's file.f_pos_lock on the critical path, critical slope [$lo, $hi] %/us, ${share}% of its contended acquisitions delayed (runs vary by ${spread}%)"
+elif ! quiet "$spread"; then
+	skip "whatif: known answer: runs vary by ${spread}% within a round here (other load on the machine): group A's lock not judged ($v, critical slope [$lo, $hi])"
 else
 	fail "whatif: group A's file.f_pos_lock: '$v', critical slope [$lo, $hi]: $(grep -A8 '^file' "$out/ka.out" | head -8)"
 fi
 v=$(jget "$out/ka.json" "$B['verdict']")
 d=$(jget "$out/ka.json" "'%(value).2f [%(lo).2f, %(hi).2f]' % $B['difference_pct_per_us']")
 c=$(jget "$out/ka.json" "'%(value).2f [%(lo).2f, %(hi).2f]' % $B['arms']['critical']['slope_pct_per_us']")
-if ! quiet "$spread"; then
-	skip "whatif: group B's mmap_lock: runs vary by ${spread}% within a round here: not judged ($v, difference $d %/us; critical slope alone $c %/us)"
-elif [ "$v" = "not on it" ] || [ "$v" = "cannot tell" ]; then
+if [ "$v" = "not on it" ] || [ "$v" = "cannot tell" ]; then
 	pass "whatif: group B's mmap_lock: $v (difference $d %/us); without the control arm its critical slope alone is $c %/us (the CPU the delay burns)"
+elif ! quiet "$spread"; then
+	skip "whatif: group B's mmap_lock: runs vary by ${spread}% within a round here: not judged ($v, difference $d %/us; critical slope alone $c %/us)"
 else
 	fail "whatif: group B's mmap_lock: '$v' (difference $d, critical alone $c)"
 fi
@@ -156,10 +158,10 @@ g=$(jget "$out/genl.json" "[l for l in d['locks'] if 'genl' in l['name'] or 'gen
 v=$(jget "$out/genl.json" "[l['verdict'] for l in d['locks'] if 'genl' in l['name'] or 'genl' in l['lock']][0]" 2>/dev/null)
 dd=$(jget "$out/genl.json" "['%(value).2f [%(lo).2f, %(hi).2f]' % l['difference_pct_per_us'] for l in d['locks'] if 'genl' in l['name'] or 'genl' in l['lock']][0]" 2>/dev/null)
 spread=$(cv "$out/genl.json" "[l for l in d['locks'] if 'genl' in l['name'] or 'genl' in l['lock']][0]" 2>/dev/null)
-if [ $rc -eq 0 ] && [ $t -lt 180 ] && [ -n "$v" ] && ! quiet "${spread:-100}"; then
+if [ $rc -eq 0 ] && [ "$v" = "on the critical path" ] && [ $t -lt 180 ]; then
+	pass "whatif: stress-ng netlink-task: the genetlink mutex on the critical path, difference $dd %/us, runs vary by ${spread}%, in ${t}s"
+elif [ $rc -eq 0 ] && [ $t -lt 180 ] && [ -n "$v" ] && ! quiet "${spread:-100}"; then
 	skip "whatif: netlink-task: runs vary by ${spread}% within a round here: verdict not judged ($v, difference $dd %/us, in ${t}s)"
-elif [ $rc -eq 0 ] && [ "$v" = "on the critical path" ] && [ $t -lt 180 ]; then
-	pass "whatif: stress-ng netlink-task: the genetlink mutex on the critical path, difference $dd %/us, in ${t}s"
 else
 	fail "whatif: netlink-task: exit $rc, '$v' ($dd) in ${t}s: $(tail -2 "$out/genl.err")"
 fi
