@@ -24,23 +24,36 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_serve LOG ARGS...: start lockscope serve on a free loopback port;
-# sets SPID and URL (http://127.0.0.1:PORT) once it prints its address.
-start_serve() {
+# spawn_serve LOG ARGS...: start lockscope serve on a free loopback port
+# in the background; sets SPID.
+spawn_serve() {
 	local log=$1
 	shift
 	"$LS" serve --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
 	SPID=$!
 	pids+=("$SPID")
-	URL=$(serve_url "$log" "$SPID" 127.0.0.1) || {
+}
+# serve_up LOG PID: sets SPID and URL (http://127.0.0.1:PORT) once the
+# serve PID spawn_serve started prints its address in LOG.
+serve_up() {
+	SPID=$2
+	URL=$(serve_url "$1" "$2" 127.0.0.1) || {
 		echo "$URL"
 		return 1
 	}
+}
+# start_serve LOG ARGS...: spawn_serve, then serve_up
+start_serve() {
+	spawn_serve "$@" && serve_up "$1" "$SPID"
 }
 
 # value FILE METRIC_WITH_LABELS: the sample's value in a text exposition
 value() {
 	awk -v m="$2" '$1 == m { print $2; exit }' "$1"
+}
+# series_sum FILE: the contentions over all lock series of a text exposition
+series_sum() {
+	awk '/^lockscope_lock_contentions_total\{/ { s += $2 } END { print s + 0 }' "$1"
 }
 
 # ---- start, unprivileged ----------------------------------------------
@@ -89,7 +102,9 @@ stress-ng --netlink-task 2 -t 40s >"$work/stress.log" 2>&1 &
 stress=$!
 pids+=("$stress")
 
-prom_ok=0
+# Prometheus starts here, and becomes ready and scrapes while the
+# exposition and bad requests are checked; what it found comes after those.
+prom=
 if command -v prometheus >/dev/null 2>&1; then
 	pport=$(free_port)
 	cat >"$work/prometheus.yml" <<EOF
@@ -106,94 +121,15 @@ EOF
 		--web.listen-address="127.0.0.1:$pport" \
 		--log.level=warn >"$work/prometheus.log" 2>&1 &
 	pids+=("$!")
-	for _ in $(seq 150); do
-		curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null 2>&1 && {
-			prom_ok=1
-			break
-		}
-		sleep 0.2
-	done
-	[ "$prom_ok" = 1 ] || { cat "$work/prometheus.log"; fail "$T: Prometheus starts"; }
+	prom=started
 else
 	skip "$T: Prometheus scrapes lockscope: prometheus is not installed"
 fi
 
-# Ask Prometheus for lockscope contention series with a non-zero rate;
-# poll up to 30 s (scrapes every 1 s, rate over 5 s).
-if [ "$prom_ok" = 1 ]; then
-	q='rate(lockscope_lock_contentions_total[5s]) > 0'
-	found=
-	for _ in $(seq 30); do
-		curl -sfG "http://127.0.0.1:$pport/api/v1/query" \
-			--data-urlencode "query=$q" -o "$work/q.json" 2>/dev/null &&
-			found=$(python3 - "$work/q.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for r in d["data"]["result"]:
-    m = r["metric"]
-    if m.get("job") == "lockscope" and float(r["value"][1]) > 0:
-        print('rate(lockscope_lock_contentions_total{lock="%s",kind="%s",caller="%s"}) %.1f/s' % (
-            m.get("lock"), m.get("kind"), m.get("caller"),
-            float(r["value"][1])))
-EOF
-)
-		[ -n "$found" ] && break
-		sleep 1
-	done
-	if [ -n "$found" ]; then
-		echo "$found" | sed 's/^/  /' | head -5
-		pass "$T: Prometheus scrapes lockscope and finds a contention series with a non-zero rate"
-	else
-		cat "$work/q.json" 2>/dev/null
-		curl -s "http://127.0.0.1:$pport/api/v1/targets" | head -c 600
-		fail "$T: Prometheus scrapes lockscope and finds a contention series with a non-zero rate"
-	fi
-	curl -sfG "http://127.0.0.1:$pport/api/v1/query" \
-		--data-urlencode 'query=up{job="lockscope"}' -o "$work/up.json"
-	if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["data"]["result"]; sys.exit(0 if r and r[0]["value"][1]=="1" else 1)' "$work/up.json" 2>/dev/null; then
-		pass "$T: Prometheus reports the target up"
-	else
-		fail "$T: Prometheus reports the target up: $(cat "$work/up.json")"
-	fi
-fi
-
-# Every query of the shipped Grafana dashboard runs and returns data, but
-# the fleet and container panels (recording rules, serve --by cgroup):
-# test_fleet.sh checks those.
-if [ "$prom_ok" = 1 ]; then
-	if out=$(python3 - "$LS_ROOT/packaging/grafana-dashboard.json" "http://127.0.0.1:$pport" 2>&1 <<'EOF'
-import json, sys, urllib.parse, urllib.request
-dash, base = json.load(open(sys.argv[1])), sys.argv[2]
-empty, n = [], 0
-for p in dash["panels"]:
-    for t in p.get("targets", []):
-        q = t["expr"].replace("$instance", ".*").replace("$__rate_interval", "10s")
-        if "lockscope:" in q or "lockscope_cgroup_" in q:
-            continue
-        url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": q})
-        d = json.load(urllib.request.urlopen(url, timeout=10))
-        n += 1
-        if d["status"] != "success" or not d["data"]["result"]:
-            empty.append("%s: %s" % (p["title"], q))
-print("%d queries, %d empty" % (n, len(empty)))
-for e in empty:
-    print("  empty:", e)
-sys.exit(1 if empty else 0)
-EOF
-); then
-		pass "$T: every Grafana dashboard query returns data ($out)"
-	else
-		echo "$out"
-		fail "$T: every Grafana dashboard query returns data"
-	fi
-fi
-if command -v promtool >/dev/null 2>&1; then
-	check "$T: the shipped scrape config is valid (promtool check config)" \
-		promtool check config "$LS_ROOT/packaging/prometheus.yml"
-fi
-
 # ---- the exposition ------------------------------------------------------
-curl -sf "$URL/metrics" -D "$work/h.txt" -o "$work/m.txt"
+# once a collection has seen the workload's waits (some lock series)
+wait_for 'curl -sf "$URL/metrics" -D "$work/h.txt" -o "$work/m.txt" &&
+	[ "$(series_sum "$work/m.txt")" -gt 0 ]' 10
 curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' \
 	"$URL/metrics" -D "$work/hom.txt" -o "$work/om.txt"
 if grep -qi '^content-type: text/plain; version=0.0.4' "$work/h.txt" &&
@@ -254,7 +190,7 @@ fi
 
 # The series add up: contentions over all series (those still exported)
 # never exceed the waits recorded by the BPF programs.
-sum=$(awk '/^lockscope_lock_contentions_total\{/ { s += $2 } END { print s + 0 }' "$work/m.txt")
+sum=$(series_sum "$work/m.txt")
 rec=$(value "$work/m.txt" 'lockscope_events_total{event="recorded"}')
 echo "  contentions over all series $sum, waits recorded $rec"
 if [ "$sum" -gt 0 ] && [ "$sum" -le "$((rec + rec / 100))" ]; then
@@ -293,6 +229,92 @@ else
 	fail "$T: bad requests:$bad; Allow '$allow'; garbage '$garbage'; HTTP/9.9 '$version'"
 fi
 
+# ---- Prometheus scrapes it ------------------------------------------------
+prom_ok=0
+if [ "$prom" = started ]; then
+	if wait_for 'curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null 2>&1' 30; then
+		prom_ok=1
+	else
+		cat "$work/prometheus.log"
+		fail "$T: Prometheus starts"
+	fi
+fi
+
+# prom_found: the lockscope series of a Prometheus answer (q.json) with a
+# non-zero rate, one a line
+prom_found() {
+	python3 - "$work/q.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["data"]["result"]:
+    m = r["metric"]
+    if m.get("job") == "lockscope" and float(r["value"][1]) > 0:
+        print('rate(lockscope_lock_contentions_total{lock="%s",kind="%s",caller="%s"}) %.1f/s' % (
+            m.get("lock"), m.get("kind"), m.get("caller"),
+            float(r["value"][1])))
+EOF
+}
+# Ask Prometheus for lockscope contention series with a non-zero rate;
+# poll up to 30 s (scrapes every 1 s, rate over 5 s), reading the answer
+# once it holds a series.
+if [ "$prom_ok" = 1 ]; then
+	q='rate(lockscope_lock_contentions_total[5s]) > 0'
+	found=
+	wait_for 'curl -sfG "http://127.0.0.1:$pport/api/v1/query" \
+		--data-urlencode "query=$q" -o "$work/q.json" 2>/dev/null &&
+		grep -q "\"metric\"" "$work/q.json" && found=$(prom_found) && [ -n "$found" ]' 30
+	if [ -n "$found" ]; then
+		echo "$found" | sed 's/^/  /' | head -5
+		pass "$T: Prometheus scrapes lockscope and finds a contention series with a non-zero rate"
+	else
+		cat "$work/q.json" 2>/dev/null
+		curl -s "http://127.0.0.1:$pport/api/v1/targets" | head -c 600
+		fail "$T: Prometheus scrapes lockscope and finds a contention series with a non-zero rate"
+	fi
+	curl -sfG "http://127.0.0.1:$pport/api/v1/query" \
+		--data-urlencode 'query=up{job="lockscope"}' -o "$work/up.json"
+	if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["data"]["result"]; sys.exit(0 if r and r[0]["value"][1]=="1" else 1)' "$work/up.json" 2>/dev/null; then
+		pass "$T: Prometheus reports the target up"
+	else
+		fail "$T: Prometheus reports the target up: $(cat "$work/up.json")"
+	fi
+fi
+
+# Every query of the shipped Grafana dashboard runs and returns data, but
+# the fleet and container panels (recording rules, serve --by cgroup):
+# test_fleet.sh checks those.
+if [ "$prom_ok" = 1 ]; then
+	if out=$(python3 - "$LS_ROOT/packaging/grafana-dashboard.json" "http://127.0.0.1:$pport" 2>&1 <<'EOF'
+import json, sys, urllib.parse, urllib.request
+dash, base = json.load(open(sys.argv[1])), sys.argv[2]
+empty, n = [], 0
+for p in dash["panels"]:
+    for t in p.get("targets", []):
+        q = t["expr"].replace("$instance", ".*").replace("$__rate_interval", "10s")
+        if "lockscope:" in q or "lockscope_cgroup_" in q:
+            continue
+        url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": q})
+        d = json.load(urllib.request.urlopen(url, timeout=10))
+        n += 1
+        if d["status"] != "success" or not d["data"]["result"]:
+            empty.append("%s: %s" % (p["title"], q))
+print("%d queries, %d empty" % (n, len(empty)))
+for e in empty:
+    print("  empty:", e)
+sys.exit(1 if empty else 0)
+EOF
+); then
+		pass "$T: every Grafana dashboard query returns data ($out)"
+	else
+		echo "$out"
+		fail "$T: every Grafana dashboard query returns data"
+	fi
+fi
+if command -v promtool >/dev/null 2>&1; then
+	check "$T: the shipped scrape config is valid (promtool check config)" \
+		promtool check config "$LS_ROOT/packaging/prometheus.yml"
+fi
+
 # ---- concurrent and stuck clients do not slow collection -----------------
 c0=$(curl -s "$URL/metrics" | awk '$1 == "lockscope_collections_total" { print $2 }')
 t0=$(date +%s.%N)
@@ -305,17 +327,21 @@ for i in $(seq 1); do
 	timeout 8 bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$port"'; for j in $(seq 50); do printf "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n" >&3; done; sleep 7' &
 	pids+=("$!")
 done
-sleep 0.5
+# until the 9 are connected (their requests follow the connect at once)
+wait_for '[ "$(ss -Htnp state established "( dport = :$port )" | grep -c "\"bash\"")" -ge 9 ]' 5
 # 200 scrapes, 12 at a time
 seq 200 | xargs -P 12 -I{} curl -s -m 5 -o /dev/null -w '%{http_code} %{size_download}\n' \
 	"$URL/metrics" >"$work/scrapes.txt"
 okn=$(awk '$1 == 200 && $2 > 1000' "$work/scrapes.txt" | wc -l)
 t1=$(date +%s.%N)
+# a deliberate 1.2 s more: the pace is measured over the scrapes and the
+# collections after them
 sleep 1.2
 c1=$(curl -s "$URL/metrics" | awk '$1 == "lockscope_collections_total" { print $2 }')
 t2=$(date +%s.%N)
-read -r want got_c el <<<"$(python3 -c "import sys; t0,t2,c0,c1=map(float,sys.argv[1:]); print(int((t2-t0)/0.5), int(c1-c0), '%.1f' % (t2-t0))" "$t0" "$t2" "$c0" "$c1")"
-echo "  $okn/200 concurrent scrapes answered in $(python3 -c "print('%.1f' % ($t1-$t0))")s beside 9 stalled clients; $got_c collections in ${el}s (interval 0.5s: ~$want due)"
+read -r want got_c el <<<"$(awk -v t0="$t0" -v t2="$t2" -v c0="$c0" -v c1="$c1" \
+	'BEGIN { printf "%d %d %.1f\n", (t2 - t0) / 0.5, c1 - c0, t2 - t0 }')"
+echo "  $okn/200 concurrent scrapes answered in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')s beside 9 stalled clients; $got_c collections in ${el}s (interval 0.5s: ~$want due)"
 if [ "$okn" = 200 ]; then
 	pass "$T: 200 concurrent scrapes succeed beside stalled clients"
 else
@@ -330,24 +356,25 @@ fi
 
 # ---- slow-drip clients: a header deadline, per-address limits ------------
 # 256 connections from 127.0.0.2 and 32 from 127.0.0.3 each send the start
-# of a request, then one more header byte every 2 s, for 12 s.  Meanwhile
-# every scrape from 127.0.0.1 answers within 1 s; the server holds at most
-# 32 connections per address and cuts each trickling one once its headers
-# are 5 s late (the idle timeout alone restarts at every byte).
+# of a request, then one more header byte every 2 s, for 12 s at most.
+# Meanwhile every scrape from 127.0.0.1 answers within 1 s; the server holds
+# at most 32 connections per address and cuts each trickling one once its
+# headers are 5 s late (the idle timeout alone restarts at every byte).
 cat >"$work/trickle.py" <<'EOF'
-# trickle.py PORT SECONDS SRC:N...: from each SRC open N connections to
-# 127.0.0.1:PORT, each sending the start of a request, then one more header
-# byte every 2 s, never finishing the headers.  After SECONDS print a line
+# trickle.py PORT SECONDS READY SRC:N...: from each SRC open N connections
+# to 127.0.0.1:PORT, each sending the start of a request (then it makes the
+# file READY), then one more header byte every 2 s, never finishing the
+# headers.  After SECONDS (or once the server closed them all) print a line
 # per SRC: connections refused (closed within 0.5 s), held, of those cut by
 # the server (and the longest a cut one lived), still open (and the oldest).
 import errno, selectors, socket, sys, time
-port, dur = int(sys.argv[1]), float(sys.argv[2])
+port, dur, ready = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 head = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: "
 sel = selectors.DefaultSelector()
 conns = {}  # socket -> [src, opened at, bytes sent]
 stats = {}  # src -> [refused, cut, longest cut]
 t0 = time.monotonic()
-for arg in sys.argv[3:]:
+for arg in sys.argv[4:]:
     src, n = arg.split(":")
     stats[src] = [0, 0, 0.0]
     for _ in range(int(n)):
@@ -382,6 +409,8 @@ while time.monotonic() - t0 < dur and conns:
             except OSError as e:
                 if e.errno in (errno.EPIPE, errno.ECONNRESET):
                     closed(s)
+        if next_drip == t0:
+            open(ready, "w").close()
         next_drip = now + 2.0
     wait = max(0.0, min(next_drip, t0 + dur) - time.monotonic())
     for key, _ in sel.select(timeout=wait):
@@ -400,16 +429,18 @@ for src, st in stats.items():
           (src, st[0], st[1] + len(ages), st[1], st[2], len(ages),
            max(ages, default=0.0)))
 EOF
-timeout 20 python3 "$work/trickle.py" "$port" 12 127.0.0.2:256 127.0.0.3:32 \
-	>"$work/trickle.txt" 2>&1 &
+timeout 20 python3 "$work/trickle.py" "$port" 12 "$work/trickling" \
+	127.0.0.2:256 127.0.0.3:32 >"$work/trickle.txt" 2>&1 &
 tpid=$!
 pids+=("$tpid")
-sleep 1.5
+wait_for '[ -e "$work/trickling" ] || ! kill -0 "$tpid" 2>/dev/null' 10
 : >"$work/drip-scrapes.txt"
+# 0.3 s apart: the 10 scrapes fall within the 5 s the server holds the
+# trickling connections, until it cuts them
 for i in $(seq 10); do
 	curl -s -m 3 -o /dev/null -w '%{http_code} %{size_download} %{time_total}\n' \
 		"$URL/metrics" >>"$work/drip-scrapes.txt"
-	sleep 0.8
+	sleep 0.3
 done
 wait "$tpid"
 sed 's/^/  trickle from /' "$work/trickle.txt"
@@ -458,8 +489,17 @@ else
 	fi
 fi
 
+# three more serves start at once, each checked below once it is up:
+# --addr, --user NUMBER, --user root --allow-root
+spawn_serve "$work/serve-addr.log" --addr -i 0.5 -F 0
+addr_pid=$SPID
+spawn_serve "$work/serve-uid.log" --user "$nobody" -i 0.5
+uid_pid=$SPID
+spawn_serve "$work/serve-root.log" --user root --allow-root -i 0.5
+root_pid=$SPID
+
 # ---- --addr: the raw address is a label only when asked ----------------
-if start_serve "$work/serve-addr.log" --addr -i 0.5 -F 0; then
+if serve_up "$work/serve-addr.log" "$addr_pid"; then
 	scrape_fresh "$URL" "$work/m-addr.txt"
 	if grep -Eq '^lockscope_lock_contentions_total\{[^}]*addr="ffff[0-9a-f]{12}"' "$work/m-addr.txt"; then
 		pass "$T: --addr adds the lock address as a label"
@@ -513,7 +553,7 @@ ids() {
 		/^CapBnd:/ { b = $2 } /^NoNewPrivs:/ { n = $2 }
 		END { print u, e, b, n }' "$1"
 }
-if start_serve "$work/serve-uid.log" --user "$nobody" -i 0.5; then
+if serve_up "$work/serve-uid.log" "$uid_pid"; then
 	got=$(ids "/proc/$SPID/status")
 	if [ "$got" = "$nobody $nobody $nobody $nobody 0000000000000000 0000000000000000 1" ]; then
 		pass "$T: --user $nobody (a number) runs as that uid, no capabilities"
@@ -524,7 +564,7 @@ if start_serve "$work/serve-uid.log" --user "$nobody" -i 0.5; then
 else
 	fail "$T: starts with --user $nobody"
 fi
-if start_serve "$work/serve-root.log" --user root --allow-root -i 0.5; then
+if serve_up "$work/serve-root.log" "$root_pid"; then
 	got=$(ids "/proc/$SPID/status")
 	if [ "$got" = "0 0 0 0 0000000000000000 0000000000000000 1" ] &&
 		[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/metrics")" = 200 ]; then
