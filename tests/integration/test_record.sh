@@ -188,10 +188,16 @@ ms=$((($(date +%s%N) - start) / 1000000))
 check "record: bad -o path fails at once ($ms ms), before tracing" \
 	bash -c "[ $rc -ne 0 ] && [ $ms -lt 2000 ] && grep -q '^lockscope: failed to create file' '$O/dir.err'"
 
+# netlink_load SECONDS: stress-ng --netlink-task 2 in the background (its
+# pid in wl), returning once its workers run
+netlink_load() {
+	stress-ng --netlink-task 2 -t "$1" >/dev/null 2>&1 &
+	wl=$!
+	wait_for 'pgrep -P "$wl" >/dev/null' 5
+}
+
 # time series: one snapshot per interval; the deltas sum to the totals
-stress-ng --netlink-task 2 -t 6s >/dev/null 2>&1 &
-wl=$!
-sleep 0.5
+netlink_load 6s
 "$LS" record -o "$O/iv.json" -d 3 -i 1 2>/dev/null
 check "record -i: exits 0" test $? -eq 0
 [ "$schema" = 1 ] && check "record -i: file matches the schema" valid "$O/iv.json"
@@ -229,10 +235,17 @@ sum(l["contentions"] for i in d["intervals"] for l in i["locks"] if l["name"] ==
 sum(l["contentions"] for l in d["totals"]["locks"] if l["name"] == "mutex@genl_rcv_msg")'
 
 kill_pids "$wl" # the load was needed while recording only
-stress-ng --netlink-task 2 -t 5s >/dev/null 2>&1 &
-wl=$!
-sleep 0.5
-"$LS" record -o "$O/iv.csv" --format csv -d 2 -i 0.5 2>/dev/null
+# three records of one load at once: CSV intervals, lkp lines, and -i
+# with its scratch file in a TMPDIR of its own
+netlink_load 5s
+mkdir "$O/tmp"
+"$LS" record -o "$O/iv.csv" --format csv -d 2 -i 0.5 2>/dev/null &
+csv=$!
+TMPDIR=$O/tmp "$LS" record -o "$O/tmp.json" -d 1 -i 0.25 2>/dev/null &
+tmp=$!
+"$LS" record -o "$O/nl.lkp" --format lkp -d 2 2>/dev/null
+wait "$csv" "$tmp"
+kill_pids "$wl" # the load was needed while recording only
 check "record -i --format csv: one row per lock per interval, summing to the totals" python3 - "$O/iv.csv" <<'PY'
 import csv, sys
 from collections import Counter
@@ -257,12 +270,8 @@ check "record -i, TMPDIR missing: exit 2 before COMMAND, with a hint, no record"
 	[ $rc -eq 2 ] && [ ! -e '$O/notmp.ran' ] && [ ! -e '$O/notmp.json' ] &&
 	grep -qx \"lockscope: failed to create a scratch file in '$O/no-such-dir': No such file or directory\" '$O/notmp.err' &&
 	grep -q '^  hint: .*set TMPDIR to a directory with room' '$O/notmp.err'"
-mkdir "$O/tmp"
-TMPDIR=$O/tmp "$LS" record -o "$O/tmp.json" -d 1 -i 0.25 2>/dev/null
 check "record -i: the scratch file leaves nothing in TMPDIR, the intervals are in the record" \
 	py "$O/tmp.json" "len(d['intervals']) >= 3 and __import__('os').listdir('$O/tmp') == []"
-"$LS" record -o "$O/nl.lkp" --format lkp -d 2 2>/dev/null
-kill_pids "$wl" # the load was needed while recording only
 check "record --format lkp: key: value lines" bash -c "
 grep -Eq '^contentions: [0-9]+$' '$O/nl.lkp' &&
 grep -Eq '^spin_share\.osq_lock: [0-9]+(\.[0-9]+)?$' '$O/nl.lkp' &&
@@ -274,40 +283,43 @@ else
 	skip "record --format lkp: genetlink mutex average wait: no genl_rcv_msg contention in this run (machine too busy?)"
 fi
 
-# Ctrl-C: SIGINT to the whole process group, as a terminal sends it
+# Ctrl-C: SIGINT to the whole process group, as a terminal sends it;
+# SIGTERM while COMMAND runs: lockscope ends it, records what it saw and
+# COMMAND's own end, and exits 0 (it ended COMMAND; tests/integration/
+# test_files.sh has the whole exit status rule).  Both 2 s into one load.
 stress-ng --netlink-task 2 -t 6s >/dev/null 2>&1 &
 wl=$!
 setsid "$LS" record -o "$O/int.json" -i 0.5 2>/dev/null &
 pid=$!
+setsid "$LS" record -o "$O/term.json" -- stress-ng --netlink-task 2 -t 30s >/dev/null 2>&1 &
+tpid=$!
 sleep 2
 kill -INT -- "-$pid"
+kill -TERM "$tpid"
 wait "$pid"
 rc=$?
+wait "$tpid"
+trc=$?
 kill_pids "$wl" # the load was needed while recording only
 check "record: Ctrl-C exits 0" test "$rc" -eq 0
 [ "$schema" = 1 ] && check "record: Ctrl-C still writes a valid file" valid "$O/int.json"
 check "record: Ctrl-C file is marked interrupted, with its data" py "$O/int.json" '
 d["run"]["interrupted"] and 1 < d["run"]["duration_s"] < 5 and
 d["totals"]["counters"]["begins"] > 0 and len(d["intervals"]) >= 3'
-# SIGTERM while COMMAND runs: lockscope ends it, records what it saw and
-# COMMAND's own end, and exits 0 (it ended COMMAND; tests/integration/
-# test_files.sh has the whole exit status rule)
-setsid "$LS" record -o "$O/term.json" -- stress-ng --netlink-task 2 -t 30s >/dev/null 2>&1 &
-pid=$!
-sleep 2
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
 check "record: SIGTERM writes the file, exits 0" py "$O/term.json" "
-d['run']['interrupted'] and $rc == 0 and isinstance(d['run']['exit_status'], int) and
+d['run']['interrupted'] and $trc == 0 and isinstance(d['run']['exit_status'], int) and
 d['run']['duration_s'] < 10 and d['totals']['counters']['begins'] > 0"
 check "record: no temporary files left" \
 	bash -c "[ -z \"\$(find '$O' -name '.*.json.*' -o -name '.*.csv.*' -o -name '.*.lkp.*')\" ]"
 
 # compare real runs: two per side, tool's numbers against the files'
-"$LS" record -o "$O/base2.json" -- "${NL[@]}" >/dev/null 2>&1
-"$LS" record -o "$O/new1.json" -- "${NL[@]}" >/dev/null 2>&1
+# (the three new records at once: the check is of the arithmetic)
+"$LS" record -o "$O/base2.json" -- "${NL[@]}" >/dev/null 2>&1 &
+b2=$!
+"$LS" record -o "$O/new1.json" -- "${NL[@]}" >/dev/null 2>&1 &
+n1=$!
 "$LS" record -o "$O/new2.json" -- "${NL[@]}" >/dev/null 2>&1
+wait "$b2" "$n1"
 "$LS" compare "$O/base1.json" "$O/base2.json" -- "$O/new1.json" "$O/new2.json" >"$O/real.txt"
 rc=$?
 cat "$O/real.txt"
