@@ -72,22 +72,28 @@ fi
 # where the table has 64 rows: unless the rows of forgotten locks come
 # back, later locks find none ("lock rows full").  The compat build (no
 # fetch atomics) hands out fresh rows per CPU; recycled ones are shared.
+# Both builds' tops run at once, through the same rounds.
+tpids=()
 for build in main compat; do
 	LOCKSCOPE_BPF_OBJECT=$build "$LS" top -b -i 0.3 --forget 1 --max-locks 64 \
 		>"$out/top-$build.txt" 2>&1 &
-	tpid=$!
+	tpids+=($!)
+done
+# frames BUILD: the frames its top printed so far
+frames() { grep -c "^events/s:" "$out/top-$1.txt"; }
+wait_for '[ "$(frames main)" -ge 2 ] && [ "$(frames compat)" -ge 2 ]' 10
+for _ in 1 2 3 4; do
+	"$W/lock_spread" 24 1 2>/dev/null
+	# the interval the pipes ended in, then a whole idle one: at its
+	# refresh they are forgotten; one more for good measure
+	nm=$(frames main) nc=$(frames compat)
+	wait_for '[ "$(frames main)" -ge $((nm + 3)) ] &&
+		[ "$(frames compat)" -ge $((nc + 3)) ]' 10
+done
+kill -INT "${tpids[@]}"
+wait "${tpids[@]}" 2>/dev/null
+for build in main compat; do
 	t=$out/top-$build.txt
-	frames() { grep -c "^events/s:" "$t"; }
-	wait_for '[ "$(frames)" -ge 2 ]' 10
-	for _ in 1 2 3 4; do
-		"$W/lock_spread" 24 1 2>/dev/null
-		# the interval the pipes ended in, then a whole idle one: at its
-		# refresh they are forgotten; one more for good measure
-		n=$(frames)
-		wait_for '[ "$(frames)" -ge $((n + 3)) ]' 10
-	done
-	kill -INT $tpid
-	wait $tpid 2>/dev/null
 	frames=$(grep -c "^events/s:" "$t")
 	busy=$(grep -c '^events/s: [1-9][0-9]* begins' "$t")
 	last=$(grep "^events/s:" "$t" | tail -1)
