@@ -1,5 +1,7 @@
 # tests/vm/guest-payload.sh - runs inside the guest (busybox sh).  Prints each
 # lockscope output between LS-OUT-BEGIN/END markers; the host asserts on them.
+# lsvm.sections= on the kernel command line keeps only the named sections
+# (payload-lib.sh's wanted); "eq" names the equivalence runs, eq-*-po/tp.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 . /payload-lib.sh # out NAME CMD...
 # waitfor FILE: until lockscope says in FILE that it traces (30 s at most)
@@ -18,6 +20,7 @@ waitfor() {
 # view's and its return probe (armed last) before the other's: its waits
 # hold none of the other view's probe work.
 eq() {
+	wanted eq || return 0
 	eqn=$1
 	shift
 	rm -f /tmp/eq-po.json /tmp/eq-po.err /tmp/eq-tp.json /tmp/eq-tp.err
@@ -38,12 +41,16 @@ eq() {
 	done
 }
 out doctor lockscope doctor
-lockscope doctor --no-tracepoints >/tmp/doctor-po.txt 2>&1
-rc=$?
-echo "LS-OUT-BEGIN doctor-po"
-cat /tmp/doctor-po.txt
-echo "LS-OUT-RC doctor-po $rc"
-echo "LS-OUT-END doctor-po"
+# the probe-only doctor: its section, and its verdict for the equivalence
+# runs below
+if wanted doctor-po || wanted eq; then
+	lockscope doctor --no-tracepoints >/tmp/doctor-po.txt 2>&1
+	rc=$?
+	echo "LS-OUT-BEGIN doctor-po"
+	cat /tmp/doctor-po.txt
+	echo "LS-OUT-RC doctor-po $rc"
+	echo "LS-OUT-END doctor-po"
+fi
 out kallsyms-locking grep -E ' (osq_lock|__mutex_lock[a-z_]*|rwsem_down_[a-z_]*|mutex_spin_on_owner|[a-z_]*queued_spin_lock_slowpath)(\.[a-z]+\.[0-9]+)*$' /proc/kallsyms
 out doctor-kprobe lockscope doctor --source kprobe
 out mmap lockscope hist --json -F 499 -- mmap_hammer 2 3
@@ -62,7 +69,7 @@ out whatif lockscope whatif --yes-perturb --json -L pipe \
 	--delays 5,20 --rounds 1 --metric ops -- pipe_hammer 2 1
 # the equivalence runs, where the probes can make rows (not on PREEMPT_RT)
 rows=0
-grep -Eq '^probe-only rows +raw_tp +yes +yes' /tmp/doctor-po.txt && rows=1
+grep -Eqs '^probe-only rows +raw_tp +yes +yes' /tmp/doctor-po.txt && rows=1
 [ $rows = 1 ] && eq pipe pipe_hammer 2 2
 [ $rows = 1 ] && eq mmap mmap_hammer 2 2
 if [ -x /bin/stress-ng ]; then
