@@ -22,7 +22,7 @@ need_cmd "lkp monitor" bpftool || exit 0
 # monitor's lockscope, if it started), IDS (its BPF objects: "prog 12"),
 # T0 and T1 (epoch seconds at activate-monitor and after post-run).
 job() {
-	local name=$1 rm_pid f fd
+	local name=$1 rm_pid f
 	shift
 	J=$O/$name
 	mkdir -p "$J/tmp" "$J/result" "$J/src/programs" "$J/bench"
@@ -39,7 +39,7 @@ job() {
 	"$LKP_SRC/bin/event/wakeup" activate-monitor
 	# the head start: until lockscope is attached, failed, or the monitor ended
 	LS_PID= f=
-	for _ in $(seq 300); do
+	for _ in $(seq 600); do
 		kill -0 "$rm_pid" 2>/dev/null || break
 		f=$(compgen -G "$TMP/lockscope.*/err" | head -n 1)
 		# its pid once it says so (polled too: one child, named)
@@ -48,17 +48,18 @@ job() {
 			[[ "$LS_PID" =~ ^[0-9]+$ ]] && break
 			LS_PID=
 		fi
-		# lockscope failed to start
-		[ -n "$f" ] && grep -q '^lockscope: ' "$f" && break
-		sleep 0.1
+		# lockscope failed to start (its line "recording lock contention"
+		# is no failure: its pid is polled on)
+		[ -n "$f" ] && grep -v 'recording lock contention' "$f" | grep -q '^lockscope: ' && break
+		sleep 0.05
 	done
 	IDS=
 	if [ -z "$LS_PID" ]; then
 		[ -n "$f" ] && grep -q 'recording lock contention' "$f" && echo "lkp: no lockscope child of the monitor (pid $rm_pid) found: its children: $(ps -o pid=,comm= --ppid "$rm_pid" | tr '\n' ' '); its err: $(cat "$f" 2>/dev/null | tr '\n' ' ')" >&2
 	else
-		for fd in /proc/"$LS_PID"/fdinfo/*; do
-			IDS+=$(awk '/^(prog|map|link)_id:/ { sub(/_id:/, ""); print $1, $2 }' "$fd" 2>/dev/null)$'\n'
-		done
+		# one read of all its fds (cat goes on past one closed meanwhile)
+		IDS=$(cat /proc/"$LS_PID"/fdinfo/* 2>/dev/null |
+			awk '/^(prog|map|link)_id:/ { sub(/_id:/, ""); print $1, $2 }')
 	fi
 	"${BENCH[@]}" >"$J/bench.out" 2>&1
 	BENCH_RC=$?
@@ -75,20 +76,52 @@ job() {
 bpf_gone() {
 	local left
 	[ -n "$(tr -d '\n' <<<"$IDS")" ] || return 1
-	for _ in $(seq 50); do
+	for _ in $(seq 100); do
 		left=0
 		while read -r type id; do
 			[ -n "$type" ] || continue
 			bpftool "$type" show id "$id" >/dev/null 2>&1 && left=$((left + 1))
 		done <<<"$IDS"
 		[ $left -eq 0 ] && return 0
-		sleep 0.1
+		sleep 0.05
 	done
 	echo "lkp: $left BPF objects of lockscope pid $LS_PID still loaded" >&2
 	return 1
 }
 
+# job_bg NAME PARAM=VALUE...: job in the background, its J, MON_RC,
+# BENCH_RC, PARSE_RC and LS_PID kept in $O/NAME.vars for job_vars NAME,
+# which waits for it and sets them (to "-", failing every check, if the
+# job left none)
+declare -A bg_pid
+job_bg() {
+	(
+		job "$@"
+		printf 'J=%q MON_RC=%q BENCH_RC=%q PARSE_RC=%q LS_PID=%q\n' \
+			"$J" "$MON_RC" "$BENCH_RC" "$PARSE_RC" "$LS_PID" >"$O/$1.vars"
+	) &
+	bg_pid[$1]=$!
+}
+job_vars() {
+	J=$O/$1 MON_RC=- BENCH_RC=- PARSE_RC=- LS_PID=-
+	wait "${bg_pid[$1]}"
+	# shellcheck source=/dev/null
+	[ -s "$O/$1.vars" ] && . "$O/$1.vars" ||
+		echo "lkp: job $1 left no results" >&2
+}
+
 GRAMMAR='^[^[:space:]]+: -?[0-9]+(\.[0-9]+)?$'
+
+# the jobs whose monitor starts no tracing lockscope (checked below) run
+# beside the snapshot's
+BENCH=(sh -c 'stress-ng --netlink-task 2 -t 2s; exit 3')
+job_bg degraded tracepoints=off
+BENCH=(stress-ng --netlink-task 2 -t 1s)
+job_bg badmode mode=turbo
+mkdir -p "$O/failing"
+printf '#!/bin/sh\necho "lockscope: failed to load BPF object: Operation not permitted" >&2\nexit 1\n' >"$O/failing/lockscope"
+chmod +x "$O/failing/lockscope"
+JOB_PATH=$O/failing job_bg failing
 
 # --- one snapshot of the whole test
 BENCH=(stress-ng --netlink-task 2 -t 5s)
@@ -131,8 +164,7 @@ check "lkp parse: lock classes, never addresses" bash -c "
 	! grep -Eq '0x[0-9a-f]{8,}|ffff[0-9a-f]{8}|#[0-9]' '$J/parsed'"
 
 # --- degraded: tracepoints forced off, and the cheap mode runs no probes
-BENCH=(sh -c 'stress-ng --netlink-task 2 -t 2s; exit 3')
-job degraded tracepoints=off
+job_vars degraded
 check "lkp monitor degraded: exits 0" [ "$MON_RC" -eq 0 ]
 check "lkp monitor degraded: one line on stderr" bash -c "
 	[ \$(wc -l <'$J/monitor.err') -eq 1 ] &&
@@ -142,16 +174,12 @@ check "lkp monitor degraded: started no lockscope, printed nothing" bash -c "
 check "lkp monitor degraded: the benchmark's exit status (3) untouched" [ "$BENCH_RC" -eq 3 ]
 
 # --- a parameter it cannot honour, and a lockscope that fails
-BENCH=(stress-ng --netlink-task 2 -t 1s)
-job badmode mode=turbo
+job_vars badmode
 check "lkp monitor mode=turbo: exits 0 with one line, before the test" bash -c "
 	[ $MON_RC -eq 0 ] && [ -z '$LS_PID' ] && [ $BENCH_RC -eq 0 ] &&
 	[ \$(wc -l <'$J/monitor.err') -eq 1 ] &&
 	grep -q \"^lockscope monitor: failed to parse mode 'turbo': expected cheap or full; no lockscope stats\$\" '$J/monitor.err'"
-mkdir -p "$O/failing"
-printf '#!/bin/sh\necho "lockscope: failed to load BPF object: Operation not permitted" >&2\nexit 1\n' >"$O/failing/lockscope"
-chmod +x "$O/failing/lockscope"
-JOB_PATH=$O/failing job failing
+job_vars failing
 check "lkp monitor, lockscope failing: exits 0 with its error in one line, prints nothing" bash -c "
 	[ $MON_RC -eq 0 ] && [ $BENCH_RC -eq 0 ] && [ ! -s '$J/result/lockscope' ] && [ ! -s '$J/parsed' ] &&
 	[ \$(wc -l <'$J/monitor.err') -eq 1 ] &&
