@@ -62,9 +62,16 @@ PYEOF
 
 # ---- real records ---------------------------------------------------------
 run_ok=0
-if need_tracepoints "report: real records" && need_cmd "report: real records" stress-ng; then
-	"$LS" record -o "$O/run.json" -i 1 --folded "$O/run.folded" \
-		-- stress-ng --netlink-task 2 -t 3s >/dev/null 2>&1
+tp=0
+if need_tracepoints "report: real records" && tp=1 &&
+	need_cmd "report: real records" stress-ng; then
+	# one run seen by three instances at once, each the PROGRAM of the
+	# one before: record -i 1, record --by class (one row per class: the
+	# instances' stacks go to their class's row) and hist --folded -
+	"$LS" record -o "$O/run.json" -i 1 --folded "$O/run.folded" -- \
+		"$LS" record --by class -o "$O/class.json" --folded "$O/class.folded" -- \
+		sh -c 'o=$1; shift; exec "$@" >"$o" 2>/dev/null' sh "$O/hist.folded" \
+		"$LS" hist --folded - -- stress-ng --netlink-task 2 -t 3s >/dev/null 2>&1
 	if [ -s "$O/run.json" ] && [ -s "$O/run.folded" ]; then
 		run_ok=1
 		check "record --folded: weights add up to the sampled wait total" \
@@ -72,13 +79,8 @@ if need_tracepoints "report: real records" && need_cmd "report: real records" st
 	else
 		fail "record --folded: no record or no folded file written"
 	fi
-	# one row per class: the instances' stacks go to their class's row
-	"$LS" record --by class -o "$O/class.json" --folded "$O/class.folded" \
-		-- stress-ng --netlink-task 2 -t 2s >/dev/null 2>&1
 	check "record --by class --folded: the classes' stacks add up to their sampled wait" \
 		sums "$O/class.folded" "$O/class.json"
-	"$LS" hist --folded - -- stress-ng --netlink-task 2 -t 2s \
-		>"$O/hist.folded" 2>/dev/null
 	check "hist --folded -: folded lines on standard output, the genl mutex among them" \
 		grep -qE '^mutex@genl_rcv_msg;.*genl_rcv_msg;.* [0-9]+$' "$O/hist.folded"
 fi
@@ -174,9 +176,10 @@ if [ "$run_ok" = 1 ]; then
 			fail "report of a record in Chromium: no screenshot"
 		fi
 	fi
-	# a compare: two more runs, the second side busier (4 tasks)
-	"$LS" record -o "$O/new1.json" -- stress-ng --netlink-task 4 -t 2s >/dev/null 2>&1
-	"$LS" record -o "$O/new2.json" -- stress-ng --netlink-task 4 -t 2s >/dev/null 2>&1
+	# a compare: two more records (of one run), the second side busier
+	# (4 tasks)
+	"$LS" record -o "$O/new1.json" -- "$LS" record -o "$O/new2.json" -- \
+		stress-ng --netlink-task 4 -t 2s >/dev/null 2>&1
 	"$LS" report -o "$O/cmp.html" "$O/run.json" "$O/run.json" -- \
 		"$O/new1.json" "$O/new2.json"
 	check "report of a compare: written (exit 0, also when a metric got worse)" \
@@ -252,9 +255,14 @@ PYEOF
 	"$LS" report -o "$O/short.html" "$LS_ROOT/tests/data/record-base1.json"
 	"$LS" report -o "$O/long.html" "$O/longcmd.json"
 	"$LS" report -o "$O/longcmp.html" "$O/longcmd.json" -- "$O/longcmd.json"
-	ws=$(page_width "$O/short.html")
-	wl=$(page_width "$O/long.html")
-	wc=$(page_width "$O/longcmp.html")
+	# the three browsers at once: each takes seconds to start
+	wpids=()
+	for f in short long longcmp; do
+		page_width "$O/$f.html" >"$O/$f.width" &
+		wpids+=($!)
+	done
+	wait "${wpids[@]}"
+	ws=$(cat "$O/short.width") wl=$(cat "$O/long.width") wc=$(cat "$O/longcmp.width")
 	if [ -z "$ws" ] || [ "$ws" -gt 1280 ]; then
 		skip "report: a long command: the page width cannot be measured (${ws:-no width}) here"
 	else
@@ -268,7 +276,8 @@ fi
 # A record of build/chain_hammer: its pipe mutex's holders wait on mmap_lock;
 # the report draws that edge (both locks named inside the graph's SVG),
 # and Chromium renders it.
-if need_tracepoints "report: wait-for graph" && [ -x "$LS_ROOT/build/chain_hammer" ]; then
+if { [ "$tp" = 1 ] || need_tracepoints "report: wait-for graph"; } &&
+	[ -x "$LS_ROOT/build/chain_hammer" ]; then
 	for _ in 1 2 3; do
 		"$LS" record -o "$O/chains.json" -- "$LS_ROOT/build/chain_hammer" 4 >/dev/null 2>&1
 		edges=$(jget "$O/chains.json" "sum(1 for l in d['totals']['locks'] if l.get('chains') and any('mmap_lock' in c['blocked_on'] for c in l['chains']['chains']) and l['name'].startswith('pipe_inode_info.mutex'))" 2>/dev/null)
