@@ -4,7 +4,7 @@
 # doctor's choice of mechanism per probe (fentry where the kernel attaches
 # it, kprobes otherwise), probe and tracepoint numbers on the right, named
 # locks under the workloads (genl_hammer standing in for stress-ng), and a
-# clean kernel log.  About 90 s of emulation (80 s of CPU).
+# clean kernel log.  About 35 s of emulation (30 s of CPU).
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
 . "$vm/lib.sh" # vm_needs, section, pyjson

@@ -16,7 +16,8 @@
 # the panic prints the stuck task's stack at full console level, which
 # loglevel=3 would hide; its frames come first after "guest ran" on stderr.
 # Env: LS_VM_ARCH (x86 | arm64: qemu-system-aarch64 -M virt, console ttyAMA0),
-# LS_VM_ACCEL (x86: tcg,thread=single; arm64: tcg), LS_VM_CPU (max), LS_VM_SMP (2), LS_VM_MEM (1G), LS_VM_APPEND (extra
+# LS_VM_ACCEL (x86: tcg,thread=single; arm64: tcg), LS_VM_CPU (x86: max; arm64:
+# max,pauth-impdef=on), LS_VM_SMP (2), LS_VM_MEM (1G), LS_VM_APPEND (extra
 # kernel command line), LS_VM_QEMU_ARGS (extra qemu arguments, word-split),
 # LS_VM_LOG (keep the console log at this path).
 set -euo pipefail
@@ -36,8 +37,12 @@ case ${LS_VM_ARCH:-x86} in
 # the ftrace site probes were being armed on (its bytes already the NOP):
 # cross-vCPU code patching under multi-threaded TCG.  arm64 guests, which
 # never hung, keep a thread per vCPU (one thread would near their timeout).
-x86) qemu=qemu-system-x86_64 qpkg=qemu-system-x86 machine="" console=ttyS0 accel=tcg,thread=single ;;
-arm64) qemu=qemu-system-aarch64 qpkg=qemu-system-arm machine="-M virt" console=ttyAMA0 accel=tcg ;;
+# Debian's arm64 kernel signs return addresses (CONFIG_ARM64_PTR_AUTH_KERNEL):
+# -cpu max emulates the architected QARMA cipher for every signature, slow
+# under TCG; pauth-impdef=on keeps pointer authentication with QEMU's cheap
+# IMPLEMENTATION DEFINED one.
+x86) qemu=qemu-system-x86_64 qpkg=qemu-system-x86 machine="" console=ttyS0 accel=tcg,thread=single cpu=max ;;
+arm64) qemu=qemu-system-aarch64 qpkg=qemu-system-arm machine="-M virt" console=ttyAMA0 accel=tcg cpu=max,pauth-impdef=on ;;
 *) die "parse LS_VM_ARCH '${LS_VM_ARCH}': expected x86 or arm64" ;;
 esac
 command -v "$qemu" >/dev/null ||
@@ -54,7 +59,7 @@ start=$(date +%s%N)
 set +e
 # shellcheck disable=SC2086  # $machine, LS_VM_QEMU_ARGS: split into words on purpose
 timeout -k 10 $((3 * limit)) prlimit --cpu=$cpu_limit:$((cpu_limit + 10)) "$qemu" $machine \
-    -accel "$accel" -cpu "${LS_VM_CPU:-max}" -smp "${LS_VM_SMP:-2}" -m "${LS_VM_MEM:-1G}" \
+    -accel "$accel" -cpu "${LS_VM_CPU:-$cpu}" -smp "${LS_VM_SMP:-2}" -m "${LS_VM_MEM:-1G}" \
     -kernel "$kernel" -initrd "$initrd" \
     -append "console=$console panic=-1 softlockup_panic=1 loglevel=3 ${LS_VM_APPEND:-}" \
     -nographic -no-reboot -nic none ${LS_VM_QEMU_ARGS:-} </dev/null 2>&1 |
