@@ -309,4 +309,7 @@ if run_guest rt-amd64 "$pid_rt"; then
 	# the same lock functions wrap rt_mutexes here
 	hold_checks rt "$log"
 	cgroup_checks rt "$log"
+	# the payload's whatif, delays in a PREEMPT_RT rt_mutex: it ran and
+	# injected them, and the kernel log stayed clean
+	whatif_checks rt "$log"
 fi
