@@ -8,7 +8,7 @@
 # contentions, wait, spin/sleep, peaks and histograms; --hold (the compat
 # build of hold.bpf.c) must measure the pipe mutex's holds; a clean kernel
 # log.
-# About 50 s of emulation, plus a 56 MB download on first use (cached).
+# About 25 s of emulation, plus a 56 MB download on first use (cached).
 . "$(dirname "$0")/../lib.sh"
 vm=$LS_ROOT/tests/vm
 . "$vm/lib.sh" # vm_needs, section, pyjson
