@@ -8,16 +8,34 @@ echo "LS-UNPRIV-BPF $(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
 # budget) attach and their counters can be checked
 lockscope serve --budget 0 --listen 127.0.0.1:9464 -i 1 -F 99 >/tmp/serve.log 2>&1 &
 pid=$!
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-	grep -q serving /tmp/serve.log && break
-	sleep 1
+# polls, not fixed sleeps: a guest second is one of the test's wall clock
+i=0
+while ! grep -q serving /tmp/serve.log && [ $i -lt 100 ]; do # 20 s at most
+	sleep 0.2
+	i=$((i + 1))
 done
+# collections: lockscope_collections_total on the page now
+collections() {
+	wget -qO- http://127.0.0.1:9464/metrics 2>/dev/null |
+		awk '$1 == "lockscope_collections_total" { print $2 }'
+}
+# the host checks for waits and function-probe counts above 0: 2 s of
+# netlink makes hundreds
 if [ -x /bin/stress-ng ]; then
-	stress-ng --netlink-task 2 -t 3s >/dev/null 2>&1
+	stress-ng --netlink-task 2 -t 2s >/dev/null 2>&1
 else
-	pipe_hammer 2 2
+	pipe_hammer 2 1
 fi
-sleep 2
+# until a collection (every 1 s) published after the workload, and the 3
+# the host asks for (10 s at most)
+c0=$(collections)
+i=0
+while [ $i -lt 50 ]; do
+	c=$(collections)
+	[ "${c:-0}" -gt "${c0:-0}" ] && [ "${c:-0}" -ge 3 ] && break
+	sleep 0.2
+	i=$((i + 1))
+done
 echo "LS-OUT-BEGIN serve-log"
 cat /tmp/serve.log
 echo "LS-OUT-END serve-log"
