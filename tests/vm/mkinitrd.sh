@@ -144,9 +144,11 @@ INIT
 chmod 755 "$root/init" "$root/payload"
 
 mkdir -p "$(dirname "$out")"
+# gzip -1: -6 took 1.8 s of the host's CPU for a 45 MB cpio, -1
+# 0.6 s; the image is 10% larger and the guest unpacks it as fast
 if command -v cpio >/dev/null; then
-    (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -6 > "$out"
+    (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out"
 else
-    (cd "$root" && find . | LC_ALL=C sort | "$busybox" cpio -o -H newc) | gzip -6 > "$out"
+    (cd "$root" && find . | LC_ALL=C sort | "$busybox" cpio -o -H newc) | gzip -1 > "$out"
 fi || die "write $out: cpio/gzip failed"
 echo "$out"
