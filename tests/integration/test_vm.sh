@@ -36,7 +36,7 @@ boot_guest() {
 	# 4 to 8 s of emulation each (its probes make no rows: it had no
 	# equivalence runs anyway)
 	[ "$fl" = rt-amd64 ] && sections=doctor,mmap,pipe-hold,pipe-kprobe,cgroup,whatif
-	LS_VM_APPEND=${sections:+lsvm.sections=$sections} \
+	LS_VM_APPEND="${LS_VM_APPEND:-}${sections:+ lsvm.sections=$sections}" \
 		"$vm/boot.sh" "$k" "$initrd" 400 >"$out/$fl.log" 2>"$out/$fl.err"
 	echo $? >"$out/$fl.rc"
 }

@@ -42,7 +42,7 @@ log=$out/arm64.log
 # kernel (no preempt count in its BTF)
 sections=doctor,doctor-kprobe,mmap,pipe-kprobe,netlink
 t0=$(date +%s)
-LS_VM_ARCH=arm64 LS_VM_APPEND="lsvm.sections=$sections" \
+LS_VM_ARCH=arm64 LS_VM_APPEND="${LS_VM_APPEND:-} lsvm.sections=$sections" \
 	"$vm/boot.sh" "$k" "$initrd" 400 >"$log" 2>"$out/arm64.err"
 rc=$?
 secs=$(($(date +%s) - t0))
