@@ -40,6 +40,20 @@ need_root() {
 	fi
 }
 
+# doctor_once: `lockscope doctor`'s output, run once per tests/run.sh (it
+# sets LS_DOCTOR_CACHE, a file; about 0.4 s a script otherwise)
+doctor_once() {
+	if [ -z "${LS_DOCTOR_CACHE:-}" ]; then
+		"$LS" doctor 2>/dev/null
+		return
+	fi
+	if [ ! -s "$LS_DOCTOR_CACHE" ]; then
+		"$LS" doctor >"$LS_DOCTOR_CACHE.$$" 2>/dev/null
+		mv -f "$LS_DOCTOR_CACHE.$$" "$LS_DOCTOR_CACHE"
+	fi
+	cat "$LS_DOCTOR_CACHE"
+}
+
 # need_tracepoints NAME: skip unless lock:contention_begin exists in BTF.
 need_tracepoints() {
 	need_root "$1" || return 1
@@ -47,7 +61,7 @@ need_tracepoints() {
 		skip "$1: no kernel BTF"
 		return 1
 	fi
-	if ! "$LS" doctor 2>/dev/null | grep -q '^tracepoints .* yes '; then
+	if ! doctor_once | grep -q '^tracepoints .* yes '; then
 		skip "$1: lock:contention tracepoints unavailable (see lockscope doctor)"
 		return 1
 	fi
