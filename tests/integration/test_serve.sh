@@ -284,26 +284,8 @@ fi
 # the fleet and container panels (recording rules, serve --by cgroup):
 # test_fleet.sh checks those.
 if [ "$prom_ok" = 1 ]; then
-	if out=$(python3 - "$LS_ROOT/packaging/grafana-dashboard.json" "http://127.0.0.1:$pport" 2>&1 <<'EOF'
-import json, sys, urllib.parse, urllib.request
-dash, base = json.load(open(sys.argv[1])), sys.argv[2]
-empty, n = [], 0
-for p in dash["panels"]:
-    for t in p.get("targets", []):
-        q = t["expr"].replace("$instance", ".*").replace("$__rate_interval", "10s")
-        if "lockscope:" in q or "lockscope_cgroup_" in q:
-            continue
-        url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": q})
-        d = json.load(urllib.request.urlopen(url, timeout=10))
-        n += 1
-        if d["status"] != "success" or not d["data"]["result"]:
-            empty.append("%s: %s" % (p["title"], q))
-print("%d queries, %d empty" % (n, len(empty)))
-for e in empty:
-    print("  empty:", e)
-sys.exit(1 if empty else 0)
-EOF
-); then
+	if out=$(python3 "$LS_ROOT/tests/integration/dash_queries.py" \
+		"$LS_ROOT/packaging/grafana-dashboard.json" "http://127.0.0.1:$pport" local 1 2>&1); then
 		pass "$T: every Grafana dashboard query returns data ($out)"
 	else
 		echo "$out"
