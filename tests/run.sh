@@ -119,9 +119,17 @@ lane() {
 # same run: beside the guests, a cgroup's genetlink workers once made no
 # contention at all, and lockscope's chained waits fell 16% short of
 # bpftrace's (15% allowed), so they wait for the guests to end.
-beside_guests=" test_collect.sh test_compat.sh test_deb.sh test_files.sh
+beside_guests=(test_collect.sh test_compat.sh test_deb.sh test_files.sh
 	test_fuzz.sh test_hardening.sh test_hold.sh test_options.sh
-	test_probeonly.sh test_record_scale.sh test_smoke.sh test_stats.sh "
+	test_probeonly.sh test_record_scale.sh test_smoke.sh test_stats.sh)
+# beside SCRIPT: whether SCRIPT is one of them
+beside() {
+	local b
+	for b in "${beside_guests[@]}"; do
+		[ "$b" = "$(basename "$1")" ] && return 0
+	done
+	return 1
+}
 lanes=()
 alone=()
 if want vm; then
@@ -143,15 +151,14 @@ fi
 # integration [beside|after]: the integration scripts (under "all", those
 # run beside the guests or those after them), one after the other
 integration() {
-	local t b
+	local t
 	for t in tests/integration/*.sh; do
 		[[ "$t" == tests/integration/test_vm*.sh ]] && continue
 		[ "$tier" = quick ] && [ "$t" != tests/integration/test_smoke.sh ] && continue
 		picked "$t" || continue
-		b=" $(basename "$t") "
 		case $1 in
-		beside) [[ "$beside_guests" == *"$b"* ]] || continue ;;
-		after) [[ "$beside_guests" == *"$b"* ]] && continue ;;
+		beside) beside "$t" || continue ;;
+		after) beside "$t" && continue ;;
 		esac
 		if [ ${#lanes[@]} -gt 0 ]; then
 			# a subshell: its CPU seconds are its own, not a lane's that
