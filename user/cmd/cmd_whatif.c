@@ -275,10 +275,7 @@ static int prerun(struct wif *w)
 
 		if (!r->st.contentions)
 			continue;
-		if (r->cls_len)
-			ls_row_class(r, g->spec, sizeof(g->spec));
-		else
-			snprintf(g->spec, sizeof(g->spec), "%s", r->name);
+		ls_row_class(r, g->spec, sizeof(g->spec));
 		w->e.nt++;
 		w->e.picked = 1;
 	}

@@ -167,7 +167,7 @@ void ls_chains_name(struct ls_snapshot *s, int with_addr)
 
 		name_of(s, &c->next, with_addr, c->next_name,
 			sizeof(c->next_name));
-		if (nr && nr->cls_len)
+		if (nr && nr->name[0])
 			ls_row_class(nr, c->next_cls, sizeof(c->next_cls));
 		else
 			snprintf(c->next_cls, sizeof(c->next_cls), "%s",

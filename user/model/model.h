@@ -101,12 +101,15 @@ struct ls_row {
 	uint64_t changed, seen, saved;
 };
 
-/* Row @r's class (its name without the instance suffix; "" if it has
- * none), copied into @buf of @len bytes; returns @buf. */
+/* Row @r's class (its name without the instance suffix; its whole name
+ * if it has no class), copied into @buf of @len bytes; returns @buf. */
 static inline const char *ls_row_class(const struct ls_row *r, char *buf,
 				       size_t len)
 {
-	snprintf(buf, len, "%.*s", (int)r->cls_len, r->name);
+	if (r->cls_len)
+		snprintf(buf, len, "%.*s", (int)r->cls_len, r->name);
+	else
+		snprintf(buf, len, "%s", r->name);
 	return buf;
 }
 

@@ -217,6 +217,11 @@ static void row_names(void **state)
 	ls_name_row(NULL, &r, &in, 0);
 	assert_int_equal(r.cls_len, LS_NAME_MAX - 16);
 	assert_int_equal(strncmp(r.name + r.cls_len, "#cpu1", 5), 0);
+	/* a row with no class stands for itself: its whole name */
+	r.cls_len = 0;
+	snprintf(r.name, sizeof(r.name), "mutex@genl_rcv_msg");
+	assert_string_equal(ls_row_class(&r, cls, sizeof(cls)),
+			    "mutex@genl_rcv_msg");
 	memset(&r, 0, sizeof(r));
 	r.key.kind = LS_KIND_MUTEX;
 	r.key.addr = 0xffffffff83000000ULL;
