@@ -3,14 +3,10 @@
 # lsvm.sections= on the kernel command line keeps only the named sections
 # (payload-lib.sh's wanted); "eq" names the equivalence runs, eq-*-po/tp.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-. /payload-lib.sh # out NAME CMD...
+. /payload-lib.sh # out NAME CMD..., poll TRIES CMD...
 # waitfor FILE: until lockscope says in FILE that it traces (30 s at most)
 waitfor() {
-	i=0
-	while ! grep -q tracing "$1" && [ $i -lt 150 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
+	poll 150 grep -q tracing "$1"
 }
 # eq NAME PROG...: one run of a workload seen by two observers at once: the
 # probe-only view (--no-tracepoints) and the tracepoint view, both of every

@@ -27,3 +27,14 @@ out() {
 	echo "LS-OUT-RC $name $?"
 	echo "LS-OUT-END $name"
 }
+# poll TRIES CMD...: run CMD every 0.2 s until it succeeds (0) or has
+# failed TRIES times (1); a guest second is one of the test's wall clock
+poll() {
+	tries=$1
+	shift
+	until "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.2
+	done
+}

@@ -2,6 +2,7 @@
 # started as root, it must end up as nobody and keep reading its maps while
 # a workload runs; prints the page and /proc/PID/status between markers.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+. /payload-lib.sh # poll TRIES CMD...
 ip link set lo up
 echo "LS-UNPRIV-BPF $(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
 # --budget 0: exact, so the function probes (off under serve's default
@@ -9,11 +10,7 @@ echo "LS-UNPRIV-BPF $(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
 lockscope serve --budget 0 --listen 127.0.0.1:9464 -i 1 -F 99 >/tmp/serve.log 2>&1 &
 pid=$!
 # polls, not fixed sleeps: a guest second is one of the test's wall clock
-i=0
-while ! grep -q serving /tmp/serve.log && [ $i -lt 100 ]; do # 20 s at most
-	sleep 0.2
-	i=$((i + 1))
-done
+poll 100 grep -q serving /tmp/serve.log # 20 s at most
 # collections: lockscope_collections_total on the page now
 collections() {
 	wget -qO- http://127.0.0.1:9464/metrics 2>/dev/null |
@@ -29,13 +26,12 @@ fi
 # until a collection (every 1 s) published after the workload, and the 3
 # the host asks for (10 s at most)
 c0=$(collections)
-i=0
-while [ $i -lt 50 ]; do
+# fresh: a collection after c0, and at least 3 in all
+fresh() {
 	c=$(collections)
-	[ "${c:-0}" -gt "${c0:-0}" ] && [ "${c:-0}" -ge 3 ] && break
-	sleep 0.2
-	i=$((i + 1))
-done
+	[ "${c:-0}" -gt "${c0:-0}" ] && [ "${c:-0}" -ge 3 ]
+}
+poll 50 fresh
 echo "LS-OUT-BEGIN serve-log"
 cat /tmp/serve.log
 echo "LS-OUT-END serve-log"
