@@ -79,6 +79,18 @@ need_cmd() {
 jget() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"
 }
+# jgets FILE EXPR...: jget of each EXPR, a line each, in one python3 run
+jgets() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for e in sys.argv[2:]:
+    print(eval(e))' "$@"
+}
+
+# elapsed T0 T1: seconds between two $EPOCHREALTIME values
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'; }
+# under A B: whether the number A is below B
+under() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
 mount_tracefs() {
 	[ -e /sys/kernel/tracing/events ] ||

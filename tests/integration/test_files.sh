@@ -34,8 +34,6 @@ one_error() {
 json_ok() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["schema"] == "lockscope-record" else 1)' "$1" 2>/dev/null
 }
-elapsed() { python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$2"; }
-under() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }
 # dead PID: gone or a zombie (dead, waiting for its reaper)
 dead() {
 	local s

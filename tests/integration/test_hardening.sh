@@ -27,17 +27,6 @@ wait_child() {
 	return 1
 }
 
-# elapsed T0 T1: seconds between two $EPOCHREALTIME values
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'; }
-under() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
-# jgets FILE EXPR...: jget of each EXPR, a line each, in one python3 run
-jgets() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for e in sys.argv[2:]:
-    print(eval(e))' "$@"
-}
-
 # gated WORKLOAD ARGS...: start WORKLOAD held at a fifo; $gpid is its pid
 # (kept across exec, so -p can name it before it runs); open_gate runs it.
 gated() {
@@ -324,12 +313,10 @@ for w in "pipe_hammer 2 1" "mmap_hammer 4 1"; do
 	{ read -r ra && read -r ma; } < <(jgets "$out/two-a-$name.json" "$sig" "$miss")
 	{ read -r rb && read -r mb; } < <(jgets "$out/two-b-$name.json" "$sig" "$miss")
 	m=$((ma + mb))
-	if [ -n "$ra" ] && [ -n "$rb" ] && awk -v a="$ra" -v b="$rb" -v m="$m" 'BEGIN {
-		gsub(/[() ]/, "", a); gsub(/[() ]/, "", b)
-		n = split(a, x, ","); split(b, y, ",")
-		ok = x[1] > 0
-		for (i = 1; i <= n; i++) { e = x[i] - y[i]; if (e < 0 ? -e > m : e > m) ok = 0 }
-		exit !ok }'; then
+	if [ -n "$ra" ] && [ -n "$rb" ] && python3 -c "
+import sys
+a, b, m = eval(sys.argv[1]), eval(sys.argv[2]), int(sys.argv[3])
+sys.exit(0 if a[0] > 0 and all(abs(x - y) <= m for x, y in zip(a, b)) else 1)" "$ra" "$rb" "$m"; then
 		pass "two instances $name: (begins, ends, recorded, contentions) A $ra, B $rb: equal within the $m runs the kernel skipped"
 	else
 		fail "two instances $name: A $ra vs B $rb, $m runs skipped"
