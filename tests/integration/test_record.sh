@@ -287,8 +287,7 @@ fi
 # SIGTERM while COMMAND runs: lockscope ends it, records what it saw and
 # COMMAND's own end, and exits 0 (it ended COMMAND; tests/integration/
 # test_files.sh has the whole exit status rule).  Both 2 s into one load.
-stress-ng --netlink-task 2 -t 6s >/dev/null 2>&1 &
-wl=$!
+netlink_load 6s
 setsid "$LS" record -o "$O/int.json" -i 0.5 2>/dev/null &
 pid=$!
 setsid "$LS" record -o "$O/term.json" -- stress-ng --netlink-task 2 -t 30s >/dev/null 2>&1 &
