@@ -20,7 +20,7 @@ need_tracepoints "compare budget" || exit 0
 rec() { # rec NAME THREADS [--budget 1]
 	local n=$1 t=$2
 	shift 2
-	"$LS" record "$@" -o "$O/$n.json" -- "$W/mmap_hammer" "$t" 3 >/dev/null 2>>"$O/rec.err"
+	"$LS" record "$@" -o "$O/$n.json" -- "$W/mmap_hammer" "$t" 2 >/dev/null 2>>"$O/rec.err"
 }
 for i in 1 2 3 4 5; do
 	rec "a$i" 2 --budget 1 && rec "f$i" 4 --budget 1 &&
