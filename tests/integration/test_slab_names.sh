@@ -49,11 +49,12 @@ merged_with() {
 	find /sys/kernel/slab -maxdepth 1 -lname "$t" -printf '%f\n' | sort | tr '\n' ' '
 }
 
-# hist --json of one stress-ng stressor; 0 when the file is a hist result
+# hist_of NAME SECONDS STRESSOR...: hist --json of stress-ng's STRESSOR
+# for SECONDS; 0 when the file is a hist result
 hist_of() {
-	local name=$1
-	shift
-	"$LS" hist --json -d 8 -- stress-ng "$@" -t 6s >"$out/$name.json" 2>"$out/$name.err"
+	local name=$1 secs=$2
+	shift 2
+	"$LS" hist --json -d $((secs + 2)) -- stress-ng "$@" -t "${secs}s" >"$out/$name.json" 2>"$out/$name.err"
 	local rc=$?
 	if [ $rc -ne 0 ] || ! jget "$out/$name.json" 'len(d["locks"])' >/dev/null 2>&1; then
 		fail "slab names: hist --json -- stress-ng $* exit $rc: $(tail -2 "$out/$name.err" | tr '\n' ' ')"
@@ -69,7 +70,7 @@ ran=""
 fl=$(merged_with file_lock_ctx)
 if [ -z "$fl" ]; then
 	skip "slab names: file_lock_ctx is not a merged cache here (no /sys/kernel/slab link)"
-elif hist_of flock --flock 2; then
+elif hist_of flock 2 --flock 2; then
 	ran="$ran $out/flock.json"
 	flc=$(jget "$out/flock.json" 'sum(r["contentions"] for r in d["locks"] if r["class"] == "file_lock_context.flc_lock" and r["kind"] == "spinlock")')
 	# where flc_lock is, no row may keep the cache+offset form
@@ -98,7 +99,7 @@ else
 	got="[]" wrong="[]" runs=0
 	while [ "$got" = "[]" ] && [ "$wrong" = "[]" ] && [ $runs -lt 4 ]; do
 		runs=$((runs + 1))
-		hist_of epoll --epoll 2 || break
+		hist_of epoll 6 --epoll 2 || break
 		got=$(jget "$out/epoll.json" "$got_q")
 		wrong=$(jget "$out/epoll.json" "$wrong_q")
 	done
@@ -119,7 +120,7 @@ fi
 mc=$(merged_with mem_cgroup_per_node)
 if [ -z "$mc" ]; then
 	skip "slab names: mem_cgroup_per_node is not a merged cache here (no /sys/kernel/slab link)"
-elif hist_of mix --mmap 2 --dentry 2 --vm 1 --vm-bytes 128M; then
+elif hist_of mix 3 --mmap 2 --dentry 2 --vm 1 --vm-bytes 128M; then
 	ran="$ran $out/mix.json"
 	wait "$at_mix"
 	at=$(cat "$out/at.mix")
