@@ -45,18 +45,23 @@ EOF
 # Two threads mprotect their own 64 MiB back and forth (mmap_lock held for
 # writing, cond_resched() inside): pinned to CPU 0 with a spinning third
 # thread, a waiter runs only while the holder is off the CPU; spread over
-# two CPUs without the spinner, the holder mostly runs.
+# two CPUs without the spinner, the holder mostly runs.  Judged on the
+# waits that found a holder (running, preempted, vCPU preempted or
+# asleep): the share of all waits varies with how many found the lock
+# free (pinned: 42% to 75% in runs here, spread 18% to 42%), the share
+# of those that found a holder does not (pinned: all of them).
 if [ "$(nproc)" -lt 2 ]; then
 	skip "preemption: needs 2 CPUs for the spread run"
-elif run pinned pinned 3 -L mmap_lock && run spread spread 3 -L mmap_lock; then
-	pin=$(field pinned rwsem:W "h['preempted_pct']" 2>"$out/pin.py.err")
-	spr=$(field spread rwsem:W "h['preempted_pct']" 2>"$out/spr.py.err")
-	pinw=$(field pinned rwsem:W "r['contentions']" 2>/dev/null)
-	sprw=$(field spread rwsem:W "r['contentions']" 2>/dev/null)
-	if python3 -c "import sys; p, s = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if p > 0 and p >= s + 15 else 1)" "$pin" "$spr" 2>/dev/null; then
-		pass "preemption: mmap_lock holder preempted in ${pin}% of $pinw waits pinned to one CPU with a hog, ${spr}% of $sprw spread over two CPUs"
+elif run pinned pinned 2 -L mmap_lock && run spread spread 2 -L mmap_lock; then
+	held="round(100.0 * h['waits']['preempted'] / max(1, sum(h['waits'][k] for k in ('running', 'preempted', 'vcpu-preempted', 'sleeping'))), 1)"
+	pin=$(field pinned rwsem:W "$held" 2>"$out/pin.py.err")
+	spr=$(field spread rwsem:W "$held" 2>"$out/spr.py.err")
+	pinw=$(field pinned rwsem:W "'%d waits (%.1f%% of all)' % (r['contentions'], h['preempted_pct'])" 2>/dev/null)
+	sprw=$(field spread rwsem:W "'%d waits (%.1f%% of all)' % (r['contentions'], h['preempted_pct'])" 2>/dev/null)
+	if python3 -c "import sys; p, s = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if p >= s + 30 else 1)" "$pin" "$spr" 2>/dev/null; then
+		pass "preemption: mmap_lock holder preempted in ${pin}% of the waits that found it, of $pinw, pinned to one CPU with a hog; ${spr}% of $sprw spread over two CPUs"
 	else
-		fail "preemption: preempted-holder share pinned ${pin:-?}% ($pinw waits) not > 0 and 15 points above spread ${spr:-?}% ($sprw waits): $(cat "$out"/pin.py.err "$out"/spr.py.err | tail -2)"
+		fail "preemption: preempted-holder share of the waits that found a holder: pinned ${pin:-?}% of $pinw, not 30 points above spread ${spr:-?}% of $sprw: $(cat "$out"/pin.py.err "$out"/spr.py.err | tail -2)"
 	fi
 else
 	fail "preemption: lockscope failed: $(tail -2 "$out/pinned.err" "$out/spread.err")"
@@ -77,7 +82,7 @@ if need_cmd "holder tids" bpftrace &&
 		>"$out/bpftrace.txt" 2>&1 &
 	ref=$!
 	wait_line "$out/bpftrace.txt" '^ready' 30
-	run tids pipe 3 --addr -T mutex -L pipe
+	run tids pipe 2 --addr -T mutex -L pipe
 	sleep 0.5
 	kill -INT "$ref"
 	wait "$ref"
@@ -115,7 +120,7 @@ fi
 if [ ! -e /dev/userfaultfd ] && [ "$(cat /proc/sys/vm/unprivileged_userfaultfd 2>/dev/null)" != 1 ] &&
 	[ "$(id -u)" != 0 ]; then
 	skip "sleeping holder: userfaultfd unavailable"
-elif run sleep sleep 3 -T mutex -L pipe; then
+elif run sleep sleep 2 -T mutex -L pipe; then
 	# the written pipe's mutex (the run has other pipes: names carry #N)
 	by="h['waits']['sleeping']"
 	slp=$(field sleep mutex "h['waits']['sleeping']" "$by" 2>"$out/slp.py.err")
@@ -135,7 +140,7 @@ fi
 # holder stack comes from the wait's begin and its holder-site insert may be
 # skipped (bpf/holders.bpf.h).  The mprotect pair contends page-table and
 # wait-queue spinlocks; their rows join the conservation checks below.
-if ! run spin spread 3 -T spinlock; then
+if ! run spin spread 2 -T spinlock; then
 	fail "spinlock rows: lockscope failed: $(tail -2 "$out/spin.err")"
 fi
 
