@@ -25,10 +25,10 @@ if ! grep -Eq '^  slab objects +yes ' "$out/doctor.txt"; then
 fi
 need_cmd "names" stress-ng || exit 0
 
-# ~12 s: everything at once, then two short pipe runs
-"$LS" hist --json -d 12 -- sh -c "
-	stress-ng --sockdiag 2 --netlink-task 2 --mmap 2 --dentry 2 -t 10s >/dev/null 2>&1 &
-	$W/mmap_hammer 2 4 >/dev/null; $W/pipe_hammer 2 3 >/dev/null
+# ~6 s: everything at once, then two short pipe runs
+"$LS" hist --json -d 8 -- sh -c "
+	stress-ng --sockdiag 2 --netlink-task 2 --mmap 2 --dentry 2 -t 6s >/dev/null 2>&1 &
+	$W/mmap_hammer 2 2 >/dev/null; $W/pipe_hammer 2 2 >/dev/null
 	$W/lock_spread 64 2 2 >/dev/null; wait" >"$out/all.json" 2>"$out/all.err"
 rc=$?
 if [ $rc -ne 0 ] || ! jget "$out/all.json" 'len(d["locks"])' >/dev/null 2>&1; then
