@@ -150,7 +150,7 @@ fi
 need_cmd "whatif netlink" stress-ng || exit 0
 # the defaults (metric from stress-ng, delays from the pre-run), short runs
 t0=$(date +%s)
-"$LS" whatif --yes-perturb --json -L genl_rcv_msg --rounds 3 -- stress-ng \
+"$LS" whatif --yes-perturb --json -L genl_rcv_msg --rounds 2 -- stress-ng \
 	--netlink-task 2 -t 1s >"$out/genl.json" 2>"$out/genl.err"
 rc=$?
 t=$(($(date +%s) - t0))
