@@ -65,7 +65,7 @@ mount_tracefs
 
 # --- netlink-task: genl mutex, spin/sleep split, sampler, reference ----------
 if need_cmd "netlink-task" stress-ng; then
-	"$LS" hist -F 999 --json -- stress-ng --netlink-task 2 -t 5s \
+	"$LS" hist -F 999 --json -- stress-ng --netlink-task 2 -t 3s \
 		>"$out/netlink.json" 2>"$out/netlink.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -115,7 +115,7 @@ if need_cmd "reference" bpftrace &&
 		>"$out/bpftrace.txt" 2>&1 &
 	ref=$!
 	wait_line "$out/bpftrace.txt" '^ready' 30
-	"$LS" hist --addr -F 0 -T mutex --json -- "$W/pipe_hammer" 2 3 >"$out/ref.json" 2>"$out/ref.err"
+	"$LS" hist --addr -F 0 -T mutex --json -- "$W/pipe_hammer" 2 2 >"$out/ref.json" 2>"$out/ref.err"
 	sleep 0.5
 	kill -INT "$ref"
 	wait "$ref"
@@ -131,7 +131,7 @@ if need_cmd "reference" bpftrace &&
 fi
 
 # --- pipe mutex hammer -------------------------------------------------------
-"$LS" hist --json -T mutex -- "$W/pipe_hammer" 2 3 >"$out/pipe.json" 2>"$out/pipe.err"
+"$LS" hist --json -T mutex -- "$W/pipe_hammer" 2 2 >"$out/pipe.json" 2>"$out/pipe.err"
 rc=$?
 if [ $rc -eq 0 ]; then
 	n=$(jget "$out/pipe.json" "sum(r['contentions'] for r in d['locks'] if r['kind']=='mutex' and 'pipe' in r['name'])")
@@ -151,7 +151,7 @@ else
 fi
 
 # --- mmap rwsem hammer -------------------------------------------------------
-"$LS" hist --json -- "$W/mmap_hammer" 4 3 >"$out/mmap.json" 2>"$out/mmap.err"
+"$LS" hist --json -- "$W/mmap_hammer" 4 2 >"$out/mmap.json" 2>"$out/mmap.err"
 rc=$?
 if [ $rc -eq 0 ]; then
 	n=$(jget "$out/mmap.json" "sum(r['contentions'] for r in d['locks'] if r['class']=='mm_struct.mmap_lock' and r['kind']=='rwsem:W')")
