@@ -178,10 +178,11 @@ if command -v promtool >/dev/null; then
 	if [ -z "$URL" ]; then
 		fail "hostile: serve --by cgroup starts: $(tail -2 "$out/serve.log")"
 	else
-		bash "$workload" 6 &
+		# in a process group of its own: ended once seen
+		setsid bash "$workload" 6 &
 		wpid=$!
 		# poll until a scrape shows four hostile cgroups and the long path
-		# (both families), or the hammers end
+		# (both families), or the hammers end; then end them
 		for _ in $(seq 40); do
 			curl -sf "$URL/metrics" >"$out/metrics.txt"
 			[ "$(grep -c "cgroup=\"/$P-" "$out/metrics.txt")" -ge 8 ] &&
@@ -189,6 +190,7 @@ if command -v promtool >/dev/null; then
 			kill -0 $wpid 2>/dev/null || break
 			sleep 0.25
 		done
+		kill -- -$wpid 2>/dev/null
 		wait $wpid
 		curl -sf "$URL/metrics" >"$out/metrics.txt"
 		pt=$(promtool check metrics <"$out/metrics.txt" 2>&1)
