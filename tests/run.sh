@@ -3,12 +3,13 @@
 # default); MATCH keeps only the test scripts whose path contains it:
 #   static       tests/static/*.sh: formatting and layout (no build needed)
 #   unit         build/tests/*/test_*: cmocka, no root
-#   integration  tests/integration/*.sh but the guest tier: this kernel, root
+#   integration  tests/integration/*.sh but the guest tier: this kernel,
+#                root; some of them in two streams at once (see below)
 #   vm           tests/integration/test_vm*.sh: Debian kernels under qemu
 #                (x86 generic and rt, arm64)
 #   all          every tier above: static, unit, the guest tier beside
-#                some integration scripts, then the other integration
-#                scripts
+#                some integration scripts, then the others (some of them
+#                in two streams at once)
 #   quick        static, unit and one smoke run on this kernel
 #                (tests/integration/test_smoke.sh): make check-quick
 # Prints each script's seconds (wall clock and CPU) as it ends, the
@@ -122,13 +123,42 @@ lane() {
 beside_guests=(test_collect.sh test_compat.sh test_deb.sh test_files.sh
 	test_fuzz.sh test_hardening.sh test_hold.sh test_options.sh
 	test_probeonly.sh test_record_scale.sh test_smoke.sh test_stats.sh)
-# beside SCRIPT: whether SCRIPT is one of them
-beside() {
-	local b
-	for b in "${beside_guests[@]}"; do
-		[ "$b" = "$(basename "$1")" ] && return 0
+# Then, with no guest beside them, two streams at once: the scripts of
+# second_stream one after the other in the background, beside those of
+# beside_second in the foreground; then the others alone.  Their workloads
+# run for fixed times, so two at once take the time of one.  Neither list
+# checks a rate against a bound, a verdict on throughput, or shares of
+# everything the kernel shows (other scripts' locks join those): they
+# check names, files, screens, equalities inside one run, or two
+# observers of the same events (test_core: bpftrace and lockscope on one
+# pipe's mutex), and retry where a busy machine may make no contention.
+second_stream=(test_lkp.sh test_record.sh test_report.sh test_scale.sh
+	test_top.sh)
+beside_second=(test_core.sh test_figures.sh test_hostile.sh
+	test_slab_names.sh test_vcpu.sh)
+# in_list NAME LIST...: whether NAME is in LIST
+in_list() {
+	local n=$1 b
+	shift
+	for b; do
+		[ "$b" = "$n" ] && return 0
 	done
 	return 1
+}
+# group SCRIPT: which of the lists above SCRIPT is in (guests, second,
+# paired), or alone
+group() {
+	local n
+	n=$(basename "$1")
+	if in_list "$n" "${beside_guests[@]}"; then
+		echo guests
+	elif in_list "$n" "${second_stream[@]}"; then
+		echo second
+	elif in_list "$n" "${beside_second[@]}"; then
+		echo paired
+	else
+		echo alone
+	fi
 }
 lanes=()
 alone=()
@@ -148,21 +178,18 @@ if want vm; then
 	lane "$tmpd/queue" &
 	lanes+=($!)
 fi
-# integration [beside|after]: the integration scripts (under "all", those
-# run beside the guests or those after them), one after the other
+# integration GROUP...: the integration scripts of those groups (see
+# group; "all": every one), one after the other; each in a subshell when
+# BUSY is set: its CPU seconds are its own, not those of a lane or stream
+# that ended meanwhile
 integration() {
 	local t
 	for t in tests/integration/*.sh; do
 		[[ "$t" == tests/integration/test_vm*.sh ]] && continue
 		[ "$tier" = quick ] && [ "$t" != tests/integration/test_smoke.sh ] && continue
 		picked "$t" || continue
-		case $1 in
-		beside) beside "$t" || continue ;;
-		after) beside "$t" && continue ;;
-		esac
-		if [ ${#lanes[@]} -gt 0 ]; then
-			# a subshell: its CPU seconds are its own, not a lane's that
-			# ended meanwhile
+		[ "$1" = all ] || in_list "$(group "$t")" "$@" || continue
+		if [ -n "${BUSY:-}" ]; then
 			(run_buffered "$t")
 		else
 			echo "== $t"
@@ -170,11 +197,23 @@ integration() {
 		fi
 	done
 }
+# the second stream beside the paired scripts (and, without guests, the
+# scripts meant for beside them), then the others alone
+streams() {
+	local second
+	BUSY=1 integration second &
+	second=$!
+	BUSY=1 integration paired "$@"
+	wait "$second"
+	integration alone
+}
 if want integration && want vm; then
-	integration beside
+	BUSY=1 integration guests
 	wait "${lanes[@]}"
 	lanes=()
-	integration after
+	streams
+elif want integration && [ "$tier" != quick ]; then
+	streams guests
 elif want integration; then
 	integration all
 else
