@@ -132,11 +132,12 @@ beside_guests=(test_collect.sh test_compat.sh test_deb.sh test_files.sh
 # check names, files, screens and retry where a busy machine may make no
 # contention.  The two streams share no lock (the background one contends
 # on the genetlink mutex, the other on pipes, files and memory of its
-# own): a row another script is still updating may read torn, and
-# test_vcpu adds up the busiest pipe mutex's waits by state exactly.
-# test_core runs alone: it adds up all begins and their ends exactly (its
-# genetlink row's spin and sleep once came to 27 us more than the wait,
-# read beside test_lkp's netlink-task).
+# own): a lock's row counts a wait's failed spin when it ends, its wait
+# time when the wait ends, so a lock another script still waits on reads
+# more spin than wait, and test_vcpu adds up the busiest pipe mutex's
+# waits by state exactly.  test_core runs alone: it adds up all begins
+# and their ends exactly (its genetlink row once read 27 us more spin and
+# sleep than wait, beside test_lkp's netlink-task).
 second_stream=(test_figures.sh test_lkp.sh test_record.sh test_report.sh)
 beside_second=(test_hostile.sh test_scale.sh test_serve_memory.sh
 	test_slab_names.sh test_top.sh test_vcpu.sh)
