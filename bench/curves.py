@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """bench/curves.py - the bench's curves: how the agent's cost grows with
-the number of locks, and the BPF programs' cost with the event rate, as
+the number of locks, the BPF programs' cost with the event rate, and
+their CPU share, exact and under the budget, against the event rate, as
 fitted statements and as one SVG (svgplot.py) beside the text results."""
+import statistics
+
 import svgplot
 
 
@@ -82,6 +85,22 @@ def cost_growth(curve):
     return out
 
 
+def budget_points(budget, ncpu):
+    """Per mode (exact, budget 1): (contentions per second, BPF CPU share
+    %) of each workload, medians of its rounds; a run's seconds are its
+    programs' run time (ns per run x runs) over its share of all CPUs."""
+    out = {}
+    for modes in budget.values():
+        for m, e in modes.items():
+            rates = [r["contentions"] * r["share_pct"] / 100 * 1e9 * ncpu /
+                     (r["ns_per_run"] * r["runs"])
+                     for r in e.get("runs", []) if r["runs"] and r["ns_per_run"]]
+            if rates:
+                out.setdefault(m, []).append(
+                    (statistics.median(rates), e["share_pct"]))
+    return out
+
+
 def panels(res):
     """The chart's panels from a bench result (phases that ran)."""
     out = []
@@ -116,6 +135,18 @@ def panels(res):
                     "xlabel": "contentions per second (log)",
                     "ylabel": "ns per run", "logx": True,
                     "series": series, "note": note})
+    pts = budget_points(res.get("budget", {}), res.get("cpus") or 1)
+    if pts:
+        xs = [x for v in pts.values() for x, _ in v]
+        series = [(m if m == "exact" else "--" + m, v)
+                  for m, v in sorted(pts.items(), key=lambda i: i[0] != "exact")]
+        series.append(("target: 1%", [(min(xs), 1.0), (max(xs), 1.0)]))
+        out.append({"title": "BPF CPU share, exact and under --budget 1",
+                    "xlabel": "contentions per second (log)",
+                    "ylabel": "% of all CPUs (log)", "logx": True,
+                    "logy": True, "series": series,
+                    "note": "one dot a workload (netlink, mmap, pipe): "
+                            "median of its rounds"})
     return out
 
 
