@@ -12,6 +12,7 @@ rm -rf "$O"
 mkdir -p "$O"
 FIG=$LS_ROOT/tests/integration/figures.py
 NL=(stress-ng --netlink-task 2 -t 6s)
+NLH=(stress-ng --netlink-task 2 -t 3s)
 
 need_cmd "$T" python3 || exit 0
 need_cmd "$T" stress-ng || exit 0
@@ -87,7 +88,7 @@ URL=$(serve_url "$O/serve.log" "$spid" 127.0.0.1) || {
 	URL=
 }
 "$LS" hist -- sh -c 'j=$1 e=$2; shift 2; exec "$0" hist --json -- "$@" >"$j" 2>"$e"' \
-	"$LS" "$O/h.json" "$O/h.err" "${NL[@]}" >"$O/h.txt" 2>&1
+	"$LS" "$O/h.json" "$O/h.err" "${NLH[@]}" >"$O/h.txt" 2>&1
 rc=$?
 [ "$rc" = 0 ] && [ -s "$O/h.json" ] &&
 	figures "hist --json" json "$O/h.json" ||
