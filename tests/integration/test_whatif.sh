@@ -47,7 +47,7 @@ esac
 # the known answer: both locks in one interleaved experiment, the delays
 # sized by the pre-run
 "$LS" whatif --yes-perturb -o "$out/ka.json" -L f_pos_lock \
-	-L mmap_lock --rounds 2 --metric ops -- "$H" 1 2 2 \
+	-L mmap_lock --rounds 3 --metric ops -- "$H" 1 2 2 \
 	>"$out/ka.out" 2>"$out/ka.err"
 rc=$?
 if [ $rc -ne 0 ]; then
