@@ -6,8 +6,8 @@
 # stay flat (it forgets idle locks by default), what it forgets must leave
 # no counter going back, and once its lock table is full it must say so
 # on stderr with the reason and a hint.  --forget counts collections, so
-# -i 0.05 runs the unit twenty times faster: the 24 s of churn are 8
-# minutes of the unit, its forget window of 60 intervals (3 s here) eight
+# -i 0.05 runs the unit twenty times faster: the 16 s of churn are 5.3
+# minutes of the unit, its forget window of 60 intervals (3 s here) five
 # times.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -19,7 +19,7 @@ for c in curl python3; do
 done
 W=$LS_ROOT/build
 unit=$LS_ROOT/packaging/lockscope.service.in
-SECS=${LS_SERVE_MEMORY_S:-24}
+SECS=${LS_SERVE_MEMORY_S:-16}
 
 work=$(mktemp -d /tmp/lockscope-serve-memory.XXXXXX)
 chmod 755 "$work"
@@ -114,7 +114,7 @@ else
 fi
 # flat: from the third quarter's largest RSS to the last quarter's, at
 # most 2 MiB plus 2 kB per lock that came meanwhile (the first half fills
-# the forget window four times over).  Without forgetting, every new lock
+# the forget window more than twice over).  Without forgetting, every new lock
 # costs at least its two rows of 2680 bytes (5.2 kB): unless enough came
 # for that to show above the allowance, this machine is too busy to tell.
 python3 - "$work/samples" "$SECS" <<'EOF'
