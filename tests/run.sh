@@ -132,7 +132,7 @@ beside_guests=(test_collect.sh test_compat.sh test_deb.sh test_files.sh
 # check names, files, screens and retry where a busy machine may make no
 # contention.  The two streams share no lock (the background one contends
 # on the genetlink mutex, the other on pipes, files and memory of its
-# own): a lock's row counts a wait's failed spin when it ends, its wait
+# own): a lock's row counts a failed spin when the spin fails, the wait's
 # time when the wait ends, so a lock another script still waits on reads
 # more spin than wait, and test_vcpu adds up the busiest pipe mutex's
 # waits by state exactly.  test_core runs alone: it adds up all begins
@@ -218,7 +218,6 @@ streams() {
 if want integration && want vm; then
 	BUSY=1 integration guests
 	wait "${lanes[@]}"
-	lanes=()
 	streams
 elif want integration && [ "$tier" != quick ]; then
 	streams guests
