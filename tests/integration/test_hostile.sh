@@ -168,13 +168,7 @@ check "hostile: hist --json: no control in any cgroup name, the changed ones say
 if command -v promtool >/dev/null; then
 	"$LS" serve --by cgroup -i 0.5 -F 0 --listen 127.0.0.1:0 >"$out/serve.log" 2>&1 &
 	SPID=$!
-	URL=
-	for _ in $(seq 100); do
-		URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$out/serve.log" | head -1)
-		[ -n "$URL" ] && break
-		kill -0 "$SPID" 2>/dev/null || break
-		sleep 0.1
-	done
+	URL=$(serve_url "$out/serve.log" "$SPID" 127.0.0.1) || URL=
 	if [ -z "$URL" ]; then
 		fail "hostile: serve --by cgroup starts: $(tail -2 "$out/serve.log")"
 	else

@@ -44,14 +44,10 @@ start_serve() {
 	nice -n -10 "$LS" serve "$@" >"$log" 2>&1 &
 	SPID=$!
 	pids+=("$SPID")
+	# serve_url prints the log instead of an address when serve fails
+	URL=$(serve_url "$log" "$SPID" 127.0.0.1) && return 0
+	echo "$URL"
 	URL=
-	for _ in $(seq 100); do
-		URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -1)
-		[ -n "$URL" ] && return 0
-		kill -0 "$SPID" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$log"
 	return 1
 }
 

@@ -132,10 +132,7 @@ base=$("$H" 1 2 0 2>&1 | sed -n 's/^ops: //p')
 "$LS" whatif --yes-perturb -L f_pos_lock --delays 100 --rounds 50 \
 	--metric ops -- "$H" 1 2 0 >"$out/kill.out" 2>"$out/kill.err" &
 lp=$!
-for _ in $(seq 100); do
-	sleep 0.1
-	grep -q PERTURBS "$out/kill.err" && break
-done
+wait_line "$out/kill.err" PERTURBS 10
 sleep 3
 kill -KILL $lp
 wait $lp 2>/dev/null
